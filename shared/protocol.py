@@ -1,0 +1,239 @@
+"""The game protocol every engine implements.
+
+The API, the bots and the tests use games only through this module, never knowing which game
+they hold. Conventions (see DESIGN.md):
+
+* Seats are ints ``0..n-1``. ``to_move()`` lists every seat that owes a decision *now*; in a
+  simultaneous secret step (a draft) several seats are listed at once, and a seat that is not
+  "on turn" (a defender) may be listed alone.
+* A move is a small JSON object ``{"type": ..., **params}`` in one canonical form. Every legal
+  move has a short stable id (``move_id``) and a human label (``move_label``).
+* ``apply(seat, move, rng)`` mutates the state and returns the events it caused. An event is a
+  JSON object with a ``type``; an optional ``audience`` (list of seats) restricts it to those
+  seats while the match runs. Engines emit a public counterpart for private events where the
+  public may know that *something* happened ("seat 2 chose a card").
+* Randomness comes only from the ``rng`` passed in (a :class:`random.Random`).
+* ``view(seat)`` is exactly what that seat may know (``None``: a spectator). It is JSON-ready.
+* ``Game.sample_from_view(view, seat, rng)`` builds a full state consistent with that view,
+  hidden parts filled at random. Bots search from it and from nothing else.
+* ``to_json`` / ``Game.state_from_json`` form a lossless codec (no pickle).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any
+
+Move = dict[str, Any]
+Event = dict[str, Any]
+View = dict[str, Any]
+
+
+class IllegalMove(Exception):
+    """Raised by ``State.apply`` for a move the rules do not allow; the message says why."""
+
+
+class NotYourTurn(IllegalMove):
+    """Raised when the seat owes no decision now (the API answers 409 rather than 422)."""
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option a match of a game may set, e.g. Darwinning ``eras``."""
+
+    name: str
+    type: str  # "int" | "bool" | "str"
+    default: Any
+    description: str
+    minimum: int | None = None
+    maximum: int | None = None
+    choices: tuple[Any, ...] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        data = {"name": self.name, "type": self.type, "default": self.default,
+                "description": self.description}
+        for key in ("minimum", "maximum"):
+            if getattr(self, key) is not None:
+                data[key] = getattr(self, key)
+        if self.choices is not None:
+            data["choices"] = list(self.choices)
+        return data
+
+
+@dataclass
+class Result:
+    """The outcome of a finished match.
+
+    ``ranking[seat]`` is the seat's place (1 = first; tied seats share a place, the next place
+    is skipped). ``winners`` are the seats ranked 1. ``details`` is per-game (score breakdown,
+    tie-break values).
+    """
+
+    scores: list[float]
+    ranking: list[int]
+    winners: list[int]
+    details: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"scores": self.scores, "ranking": self.ranking, "winners": self.winners,
+                "details": self.details}
+
+    @classmethod
+    def from_keys(cls, keys: list[Any], scores: list[float],
+                  details: dict[str, Any] | None = None) -> Result:
+        """Rank seats by ``keys`` (higher is better; equal keys tie)."""
+        ranking = [1 + sum(1 for other in keys if other > key) for key in keys]
+        winners = [seat for seat, place in enumerate(ranking) if place == 1]
+        return cls(scores=list(scores), ranking=ranking, winners=winners,
+                   details=details or {})
+
+
+def canonical_id(move: Move) -> str:
+    """A stable short id for a move: its fields in a fixed order, joined compactly."""
+    parts = [str(move["type"])]
+    for key in sorted(k for k in move if k != "type"):
+        value = move[key]
+        if isinstance(value, (list, tuple)):
+            value = ",".join(str(v) for v in value)
+        parts.append(f"{key}={value}")
+    return ":".join(parts)
+
+
+class State(ABC):
+    """A match in progress. Mutable; ``clone()`` must be cheap (no deepcopy)."""
+
+    num_players: int
+
+    @abstractmethod
+    def to_move(self) -> list[int]:
+        """Seats that owe a decision now, in seat order; empty when the match is over."""
+
+    @abstractmethod
+    def legal_moves(self, seat: int) -> list[Move]:
+        """Canonical legal moves of ``seat`` now (empty if it owes nothing)."""
+
+    @abstractmethod
+    def apply(self, seat: int, move: Move, rng: random.Random) -> list[Event]:
+        """Play ``move`` for ``seat``; raise :class:`IllegalMove` (state untouched) if illegal."""
+
+    @abstractmethod
+    def is_over(self) -> bool: ...
+
+    @abstractmethod
+    def result(self) -> Result:
+        """Scores and ranking; only meaningful once ``is_over()``."""
+
+    @abstractmethod
+    def view(self, seat: int | None) -> View:
+        """What ``seat`` may know (``None`` = spectator), JSON-ready."""
+
+    @abstractmethod
+    def clone(self) -> State: ...
+
+    @abstractmethod
+    def to_json(self) -> dict[str, Any]:
+        """Lossless JSON form of the whole state (secrets included: never sent to clients)."""
+
+    # -- defaults engines may override for speed or wording ---------------------------------
+
+    def move_id(self, move: Move) -> str:
+        return canonical_id(move)
+
+    def move_label(self, move: Move) -> str:
+        return self.move_id(move)
+
+    def random_move(self, seat: int, rng: random.Random) -> Move:
+        """A uniformly random legal move (playouts call this; engines may make it faster)."""
+        return rng.choice(self.legal_moves(seat))
+
+    def observe_move(self, seat: int, move: Move, observer: int) -> str:
+        """What ``observer`` learns when ``seat`` plays ``move`` (ISMCTS keys its tree on it).
+
+        Public moves are seen whole; a secret move (a face-down pick) must return the same
+        string for every choice, e.g. ``"hidden"``.
+        """
+        return self.move_id(move)
+
+    def find_move(self, seat: int, move_or_id: Move | str) -> Move:
+        """Resolve a client's move (object or id) to the canonical legal move, or raise."""
+        if seat not in self.to_move():
+            raise NotYourTurn(f"seat {seat} owes no decision now")
+        legal = self.legal_moves(seat)
+        if isinstance(move_or_id, str):
+            for move in legal:
+                if self.move_id(move) == move_or_id:
+                    return move
+            raise IllegalMove(f"no legal move has id {move_or_id!r}")
+        for move in legal:
+            if move == move_or_id:
+                return move
+        wanted = self.move_id(move_or_id) if "type" in move_or_id else None
+        for move in legal:
+            if self.move_id(move) == wanted:
+                return move
+        raise IllegalMove(self.explain_illegal(seat, move_or_id))
+
+    def explain_illegal(self, seat: int, move: Move) -> str:
+        """Why ``move`` is not legal now; engines override for precise reasons."""
+        return f"{json.dumps(move, sort_keys=True)} is not a legal move for seat {seat} now"
+
+
+class Game(ABC):
+    """A game in the catalogue: metadata plus constructors of states."""
+
+    id: str
+    name: str
+    version: str  # rules version, stored with every match
+    min_players: int
+    max_players: int
+    options: tuple[Option, ...] = ()
+    description: str = ""
+
+    def resolve_options(self, options: dict[str, Any] | None) -> dict[str, Any]:
+        """Validate ``options`` against the declared ones and fill defaults."""
+        options = dict(options or {})
+        known = {opt.name: opt for opt in self.options}
+        unknown = sorted(set(options) - set(known))
+        if unknown:
+            raise ValueError(f"unknown option(s) for {self.id}: {', '.join(unknown)}")
+        resolved = {}
+        for name, opt in known.items():
+            value = options.get(name, opt.default)
+            expected = {"int": int, "bool": bool, "str": str}[opt.type]
+            if type(value) is not expected:
+                raise ValueError(f"option {name} must be of type {opt.type}")
+            if opt.minimum is not None and value < opt.minimum:
+                raise ValueError(f"option {name} must be at least {opt.minimum}")
+            if opt.maximum is not None and value > opt.maximum:
+                raise ValueError(f"option {name} must be at most {opt.maximum}")
+            if opt.choices is not None and value not in opt.choices:
+                raise ValueError(f"option {name} must be one of {list(opt.choices)}")
+            resolved[name] = value
+        return resolved
+
+    @abstractmethod
+    def new_state(self, players: int, options: dict[str, Any], rng: random.Random) -> State:
+        """A fresh match for ``players`` seats with resolved ``options``."""
+
+    @abstractmethod
+    def state_from_json(self, data: dict[str, Any]) -> State: ...
+
+    @abstractmethod
+    def sample_from_view(self, view: View, seat: int, rng: random.Random) -> State:
+        """A full state consistent with ``view`` (seat ``seat``'s), hidden parts random."""
+
+    def greedy_value(self, state: State, seat: int) -> float:
+        """A cheap evaluation of ``state`` for ``seat`` (the greedy bot maximises it)."""
+        if state.is_over():
+            result = state.result()
+            return result.scores[seat]
+        return 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "name": self.name, "rules_version": self.version,
+                "min_players": self.min_players, "max_players": self.max_players,
+                "options": [opt.to_json() for opt in self.options],
+                "description": self.description}
