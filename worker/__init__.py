@@ -1,0 +1,1 @@
+"""The Celery worker: bot turns and the sweep that re-enqueues forgotten ones."""

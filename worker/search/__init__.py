@@ -1,0 +1,8 @@
+"""ISMCTS search bots: ``search_move`` with a level's or a custom :class:`SearchBudget`."""
+
+from worker.search.ismcts import search_move
+from worker.search.levels import LEVELS, MAX_SIMULATIONS, SearchBudget
+from worker.search.policies import Policy, policy_for, register_policy
+
+__all__ = ["LEVELS", "MAX_SIMULATIONS", "Policy", "SearchBudget", "policy_for",
+           "register_policy", "search_move"]

@@ -1,0 +1,209 @@
+"""Single-observer information-set MCTS (Cowling, Powley & Whitehouse 2012), generic.
+
+The searcher knows only its view. Every iteration samples a determinization from the view
+(``Game.sample_from_view``) and uses it as the iteration's working state (no other clone),
+descends one tree whose edges are what the *searcher observes* of each move
+(``State.observe_move(actor, move, searcher)``), expands one node, plays out with the game's
+playout policy and backs up a reward for every seat.
+
+* Own moves and public moves are distinct edges; another seat's secret choices collapse to
+  one edge, and the concrete move behind such an edge is drawn from the playout policy.
+* Selection is UCB1 over the children compatible with the current determinization, with
+  ISMCTS availability counts in place of the parent's visits.
+* Every node stores the total reward of the seat that made the move into it, so each seat
+  maximises its own result (a paranoid or two-player sign flip would not fit 3 to 8 seats).
+* Chance happens inside ``apply`` with the search's rng and is not a tree edge (open loop).
+* Simultaneous steps are sequentialised: the searcher acts first when it is listed (its
+  decision is then the root's edge), the others in seat order. Their secret picks are drawn
+  from the policy, so no one in the tree "sees" a simultaneous pick it should not.
+* Nodes where only one edge exists (forced or fully secret moves) do not count as the
+  iteration's expansion, so the tree's depth is spent on real choices.
+
+Reward of a finished match per seat, in [0, 1]: ``0.5 * (n - rank) / (n - 1)`` plus
+``0.5 * (score - min) / (max - min)`` (the second term 0.5 for all when all scores are equal).
+Rank dominates (first place is worth as much as the whole score spread) while the score term
+still separates a close second from a distant last in games with 3+ seats. With two seats it
+is simply win 1, loss 0 (a tie 0.75 each).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Any
+
+from shared.protocol import Game, Move, Result, View
+from worker.search.levels import SearchBudget
+from worker.search.policies import Policy, playout, policy_for
+
+EXPLORATION = 0.7  # UCB1 constant for rewards in [0, 1]; the usual ISMCTS choice (~1/sqrt 2)
+
+
+class Node:
+    """A tree node: the move edge into it, as statistics of the seat that made that move."""
+
+    __slots__ = ("actor", "avail", "children", "secret", "total", "visits")
+
+    def __init__(self, actor: int) -> None:
+        self.actor = actor  # seat whose move leads here; ``total`` is that seat's reward
+        self.visits = 0
+        self.avail = 0  # iterations in which this edge was available (ISMCTS)
+        self.total = 0.0
+        self.children: dict[str, Node] = {}
+        # (actor, key) once another seat's choice here proved wholly secret to the searcher:
+        # later visits then skip enumerating that seat's moves (see ``_iterate``).
+        self.secret: tuple[int, str] | None = None
+
+
+def rewards(result: Result) -> list[float]:
+    """Per-seat reward in [0, 1] of a finished match (see the module docstring)."""
+    n = len(result.scores)
+    if n < 2:
+        return [1.0] * n
+    lo, hi = min(result.scores), max(result.scores)
+    span = hi - lo
+    out = []
+    for place, score in zip(result.ranking, result.scores, strict=True):
+        spread = (score - lo) / span if span else 0.5
+        out.append(0.5 * (n - place) / (n - 1) + 0.5 * spread)
+    return out
+
+
+def search_move(game: Game, view: View, seat: int, budget: SearchBudget, rng: random.Random,
+                stats: dict[str, Any] | None = None, policy: Policy | None = None,
+                exploration: float = EXPLORATION) -> Move:
+    """The move ISMCTS chooses for ``seat`` knowing only ``view``.
+
+    Runs ``budget.simulations`` iterations or stops at the first iteration boundary after
+    ``budget.time_cap`` seconds, whichever comes first, and returns the most visited root
+    move (a canonical legal move of ``seat``). Deterministic for a given ``rng`` state unless
+    the time cap cuts the search. Errors propagate (the caller falls back to a random move).
+    ``stats``, if given, is filled with ``iterations``, ``elapsed``, ``stopped`` ("budget",
+    "time" or "forced") and per-move ``visits`` and mean ``values``.
+    """
+    play = policy or policy_for(game.id)
+    start = time.perf_counter()
+    deadline = start + budget.time_cap
+    sample = game.sample_from_view(view, seat, rng)
+    if seat not in sample.to_move():
+        raise ValueError(f"seat {seat} owes no decision in this view")
+    # The searcher's own moves are seen whole: one root edge per legal move, same in every
+    # determinization (the protocol guarantees the seat's legal moves follow from its view).
+    root_moves: dict[str, Move] = {}
+    for move in sample.legal_moves(seat):
+        root_moves.setdefault(sample.observe_move(seat, move, seat), move)
+    if not root_moves:
+        raise ValueError(f"seat {seat} has no legal move")
+    stopped = "budget"
+    root = Node(-1)
+    iterations = 0
+    if len(root_moves) == 1:
+        stopped = "forced"
+    else:
+        state = sample  # the first determinization is used too, not wasted
+        while iterations < budget.simulations:
+            if state is None:
+                if time.perf_counter() > deadline:
+                    stopped = "time"
+                    break
+                state = game.sample_from_view(view, seat, rng)
+            _iterate(state, root, seat, play, rng, exploration)
+            state = None
+            iterations += 1
+    if stats is not None:
+        stats.update(
+            iterations=iterations, elapsed=time.perf_counter() - start, stopped=stopped,
+            visits={key: root.children[key].visits for key in root_moves if key in root.children},
+            values={key: root.children[key].total / root.children[key].visits
+                    for key in root_moves if key in root.children},
+        )
+    best_key = next(iter(root_moves))
+    best = (-1, -1.0)
+    for key in root_moves:  # legal-move order breaks exact ties: reproducible
+        child = root.children.get(key)
+        if child is not None:
+            rank = (child.visits, child.total / child.visits)
+            if rank > best:
+                best, best_key = rank, key
+    return root_moves[best_key]
+
+
+def _iterate(state: Any, root: Node, seat: int, play: Policy, rng: random.Random,
+             exploration: float) -> None:
+    """One ISMCTS iteration on the determinization ``state`` (consumed)."""
+    node = root
+    path: list[Node] = []
+    log = math.log
+    sqrt = math.sqrt
+    seats = state.to_move()
+    while seats:
+        actor = seat if seat in seats else seats[0]
+        secret = node.secret
+        if secret is not None and secret[0] == actor:
+            # Known secret step: draw the policy's move and confirm it still looks the same
+            # to the searcher (a public move would not), instead of listing every move.
+            move = play(state, actor, rng)
+            if state.observe_move(actor, move, seat) == secret[1]:
+                child = node.children[secret[1]]
+                child.avail += 1
+                path.append(child)
+                state.apply(actor, move, rng)
+                node = child
+                seats = state.to_move()
+                continue
+        groups: dict[str, list[Move]] = {}
+        count = 0
+        for move in state.legal_moves(actor):
+            count += 1
+            key = state.observe_move(actor, move, seat)
+            group = groups.get(key)
+            if group is None:
+                groups[key] = [move]
+            else:
+                group.append(move)
+        children = node.children
+        expanded = False
+        if len(groups) == 1:
+            # A forced or wholly secret choice: one edge; the concrete move is the policy's.
+            key, group = next(iter(groups.items()))
+            move = group[0] if len(group) == 1 else play(state, actor, rng)
+            child = children.get(key)
+            if child is None:
+                child = children[key] = Node(actor)
+            child.avail += 1
+            node.secret = (actor, key) if count > 1 and actor != seat else None
+        else:
+            node.secret = None
+            untried = [key for key in groups if key not in children]
+            if untried:
+                key = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
+                child = children[key] = Node(actor)
+                expanded = True
+                for other in groups:
+                    if other in children:
+                        children[other].avail += 1
+            else:
+                best_value = -1.0
+                key = ""
+                child = node
+                for candidate in groups:
+                    edge = children[candidate]
+                    edge.avail += 1
+                    value = edge.total / edge.visits + exploration * sqrt(
+                        log(edge.avail) / edge.visits)
+                    if value > best_value:
+                        best_value, key, child = value, candidate, edge
+            group = groups[key]
+            move = group[0] if len(group) == 1 else group[rng.randrange(len(group))]
+        path.append(child)
+        state.apply(actor, move, rng)
+        node = child
+        if expanded:
+            break
+        seats = state.to_move()
+    playout(state, play, rng)
+    reward = rewards(state.result())
+    for edge in path:
+        edge.visits += 1
+        edge.total += reward[edge.actor]
