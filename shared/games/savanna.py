@@ -1,0 +1,429 @@
+"""Ecosystem: Savanna — a simultaneous card draft building a 5x4 savanna (rules digest S-x.y).
+
+What it models: 2-6 seats; two phases of ten steps. In each step every seat secretly picks one
+card of its hand *and* the cell it goes to, in one move (S-2.2); when the last seat has picked,
+all picks are revealed and placed, and the hands travel: left (seat+1) in phase I, right
+(seat-1) in phase II (S-2.3). The last card of each hand is removed face up after the tenth
+step of a phase. The match ends after the 20th placement and is scored by S-3
+(:mod:`shared.games.savanna_scoring`).
+
+Hands are numbered objects: hand ``h`` of a phase is dealt to seat ``h`` and at step ``k`` is
+held by seat ``h + k*d`` (``d`` = +1 left, -1 right). A seat knows every hand it has held this
+phase (each card later taken from it is revealed with its picker), so views show those hands.
+
+Coordinates: a savanna's first card is at (0, 0); later cells are relative (may be negative);
+row grows downward. The bounding box must stay within 5 columns x 4 rows (S-2.4).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+from shared.games import register
+from shared.games.savanna_scoring import (
+    CARD_TYPES,
+    DECK_COUNTS,
+    GRID_COLUMNS,
+    GRID_ROWS,
+    HAND_SIZE,
+    gazelle_bonus,
+    score_all,
+    score_savanna,
+)
+from shared.protocol import Event, Game, IllegalMove, Move, NotYourTurn, Result, State, View
+
+Cell = tuple[int, int]
+Pick = tuple[str, int, int]
+
+STEPS_PER_PHASE = HAND_SIZE - 1  # S-2.3: a phase ends when each hand is down to one card
+PHASES = 2
+_LABELS = {t: t.replace("_", " ").capitalize() for t in CARD_TYPES}
+_KNOWN_TYPES = frozenset(CARD_TYPES)
+_MOVE_KEYS = frozenset(("type", "card", "row", "col"))
+FULL_DECK: tuple[str, ...] = tuple(t for t, n in DECK_COUNTS.items() for _ in range(n))
+
+
+class SavannaState(State):
+    """A Savanna match. ``hands[h]`` is hand ``h`` of the current phase (pending pick removed)."""
+
+    __slots__ = ("_cells", "_result", "deck", "hands", "num_players", "over", "pending",
+                 "phase", "removed", "savannas", "step")
+
+    def __init__(self, num_players: int, deck: list[str]) -> None:
+        self.num_players = num_players
+        self.phase = 1
+        self.step = 0
+        self.over = False
+        self.deck = deck  # undealt cards; dealt from the end
+        self.hands: list[list[str]] = [[] for _ in range(num_players)]
+        self.pending: list[Pick | None] = [None] * num_players
+        self.savannas: list[dict[Cell, str]] = [{} for _ in range(num_players)]
+        self.removed: list[tuple[int, int, str]] = []  # (phase, seat, card), face up
+        self._cells: list[tuple[Cell, ...] | None] = [None] * num_players
+        self._result: Result | None = None
+
+    # -- helpers ----------------------------------------------------------------------------
+
+    @property
+    def direction(self) -> int:
+        """S-2.2/S-2.3: phase I passes left (+1), phase II right (-1)."""
+        return 1 if self.phase == 1 else -1
+
+    def hand_index(self, seat: int) -> int:
+        """The number of the hand ``seat`` holds now."""
+        return (seat - self.step * self.direction) % self.num_players
+
+    def holder(self, hand: int) -> int:
+        return (hand + self.step * self.direction) % self.num_players
+
+    def known_holders(self, seat: int) -> list[int]:
+        """Other seats now holding a hand ``seat`` has held this phase (S-2.5)."""
+        n, d = self.num_players, self.direction
+        return [(seat + m * d) % n for m in range(1, min(self.step, n - 1) + 1)]
+
+    def _deal(self) -> None:
+        """S-2.1 / S-2.3: 11 cards to each seat; hand h goes to seat h."""
+        for h in range(self.num_players):
+            self.hands[h] = self.deck[-HAND_SIZE:]
+            del self.deck[-HAND_SIZE:]
+
+    def legal_cells(self, seat: int) -> tuple[Cell, ...]:
+        """Cells where ``seat`` may place its next card (S-2.4), sorted; cached until it places."""
+        cached = self._cells[seat]
+        if cached is not None:
+            return cached
+        sav = self.savannas[seat]
+        if not sav:
+            cells: tuple[Cell, ...] = ((0, 0),)
+        else:
+            rows = [r for r, _ in sav]
+            cols = [c for _, c in sav]
+            rmin, rmax, cmin, cmax = min(rows), max(rows), min(cols), max(cols)
+            found = set()
+            for r, c in sav:
+                for cell in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+                    if cell in sav:
+                        continue
+                    nr, nc = cell
+                    if max(rmax, nr) - min(rmin, nr) >= GRID_ROWS:
+                        continue
+                    if max(cmax, nc) - min(cmin, nc) >= GRID_COLUMNS:
+                        continue
+                    found.add(cell)
+            cells = tuple(sorted(found))
+        self._cells[seat] = cells
+        return cells
+
+    def _problem(self, seat: int, move: Move) -> str | None:
+        """Why ``move`` is illegal for ``seat`` (who owes a pick), or None if it is legal."""
+        if not isinstance(move, dict) or move.get("type") != "pick":
+            kind = move.get("type") if isinstance(move, dict) else move
+            return f"unknown move type {kind!r}: the only move is 'pick'"
+        extra = set(move) - _MOVE_KEYS
+        if extra:
+            return f"unexpected field(s) {sorted(extra)} in a pick"
+        card, row, col = move.get("card"), move.get("row"), move.get("col")
+        if card not in _KNOWN_TYPES:
+            return f"unknown card type {card!r}"
+        if type(row) is not int or type(col) is not int:
+            return "row and col must be integers"
+        if card not in self.hands[self.hand_index(seat)]:
+            return f"no {card} in the hand of seat {seat}"
+        if (row, col) in self.legal_cells(seat):
+            return None
+        sav = self.savannas[seat]
+        if (row, col) in sav:
+            return f"cell ({row}, {col}) is already occupied"
+        if not sav:
+            return "the first card of a savanna goes at row 0, column 0"
+        if not any(n in sav for n in ((row - 1, col), (row + 1, col), (row, col - 1),
+                                      (row, col + 1))):
+            return f"cell ({row}, {col}) shares no edge with a placed card"
+        return (f"cell ({row}, {col}) would make the savanna exceed {GRID_COLUMNS} columns x "
+                f"{GRID_ROWS} rows")
+
+    # -- protocol ---------------------------------------------------------------------------
+
+    def to_move(self) -> list[int]:
+        if self.over:
+            return []
+        return [s for s, p in enumerate(self.pending) if p is None]
+
+    def is_over(self) -> bool:
+        return self.over
+
+    def legal_moves(self, seat: int) -> list[Move]:
+        if self.over or not 0 <= seat < self.num_players or self.pending[seat] is not None:
+            return []
+        cells = self.legal_cells(seat)
+        types = sorted(set(self.hands[self.hand_index(seat)]))
+        return [{"type": "pick", "card": t, "row": r, "col": c} for t in types for r, c in cells]
+
+    def random_move(self, seat: int, rng: random.Random) -> Move:
+        """Uniform over legal moves: every card type has the same set of legal cells."""
+        hand = self.hands[self.hand_index(seat)]
+        types = sorted(set(hand))
+        card = types[rng.randrange(len(types))]
+        cells = self.legal_cells(seat)
+        r, c = cells[rng.randrange(len(cells))]
+        return {"type": "pick", "card": card, "row": r, "col": c}
+
+    def move_id(self, move: Move) -> str:
+        if move.get("type") == "pick" and {"card", "row", "col"} <= move.keys():
+            return f"pick:{move['card']}@{move['row']},{move['col']}"
+        return super().move_id(move)
+
+    def move_label(self, move: Move) -> str:
+        if move.get("type") == "pick" and move.get("card") in _LABELS:
+            return (f"Pick {_LABELS[move['card']]}, place it at row {move.get('row')}, "
+                    f"column {move.get('col')}")
+        return self.move_id(move)
+
+    def observe_move(self, seat: int, move: Move, observer: int) -> str:
+        # S-2.2: a pick is face down; others only learn that the seat picked.
+        return self.move_id(move) if observer == seat else "pick:hidden"
+
+    def explain_illegal(self, seat: int, move: Move) -> str:
+        if self.over:
+            return "the match is over"
+        if not 0 <= seat < self.num_players:
+            return f"no seat {seat} in this match"
+        if self.pending[seat] is not None:
+            return f"seat {seat} has already picked this step"
+        return self._problem(seat, move) or super().explain_illegal(seat, move)
+
+    def apply(self, seat: int, move: Move, rng: random.Random) -> list[Event]:
+        if self.over or not 0 <= seat < self.num_players or self.pending[seat] is not None:
+            raise NotYourTurn(self.explain_illegal(seat, move))
+        problem = self._problem(seat, move)
+        if problem is not None:
+            raise IllegalMove(problem)
+        card, row, col = move["card"], move["row"], move["col"]
+        self.hands[self.hand_index(seat)].remove(card)
+        self.pending[seat] = (card, row, col)
+        events: list[Event] = [
+            {"type": "picked", "seat": seat, "card": card, "row": row, "col": col,
+             "audience": [seat]},
+            {"type": "picked", "seat": seat},  # public: the card stays face down (S-2.2)
+        ]
+        if all(p is not None for p in self.pending):
+            self._reveal(events)
+        return events
+
+    def _reveal(self, events: list[Event]) -> None:
+        """S-2.2: all picks turn face up and are placed at once; then hands pass (S-2.3)."""
+        picks = []
+        for s, pick in enumerate(self.pending):
+            assert pick is not None
+            card, r, c = pick
+            self.savannas[s][(r, c)] = card
+            self._cells[s] = None
+            picks.append({"seat": s, "card": card, "row": r, "col": c})
+        self.pending = [None] * self.num_players
+        events.append({"type": "reveal", "phase": self.phase, "step": self.step, "picks": picks})
+        if self.step + 1 < STEPS_PER_PHASE:
+            self.step += 1  # passing the hands is implicit in hand_index()
+            return
+        # S-2.3: each holds one card; it goes back to the box face up.
+        removed = []
+        for s in range(self.num_players):
+            h = self.hand_index(s)
+            for card in self.hands[h]:
+                self.removed.append((self.phase, s, card))
+                removed.append({"seat": s, "card": card})
+            self.hands[h] = []
+        events.append({"type": "phase_end", "phase": self.phase, "removed": removed})
+        if self.phase < PHASES:
+            self.phase += 1
+            self.step = 0
+            self._deal()
+            events.append({"type": "deal", "phase": self.phase, "cards_each": HAND_SIZE})
+            for s in range(self.num_players):
+                events.append({"type": "deal", "phase": self.phase, "seat": s,
+                               "cards": sorted(self.hands[self.hand_index(s)]),
+                               "audience": [s]})
+        else:
+            self.step = STEPS_PER_PHASE
+            self.over = True
+            result = self.result()
+            events.append({"type": "game_over", "scores": result.scores,
+                           "winners": result.winners})
+
+    def result(self) -> Result:
+        if self._result is None:
+            totals, breakdowns, scores = score_all(self.savannas)
+            details = {
+                "breakdown": breakdowns,
+                "gazelles": [s.gazelles for s in scores],
+                "hunted": [{"cheetah": [list(c) for c in s.cheetah_prey],
+                            "lion": [list(c) for c in s.lion_prey]} for s in scores],
+            }
+            self._result = Result.from_keys(totals, totals, details=details)
+        return self._result
+
+    def view(self, seat: int | None) -> View:
+        n = self.num_players
+        picked = [s for s, p in enumerate(self.pending) if p is not None]
+        view: View = {
+            "game": "savanna",
+            "seat": seat,
+            "players": n,
+            "phase": self.phase,
+            "step": self.step,
+            "pass_direction": "left" if self.direction == 1 else "right",
+            "savannas": [[{"card": card, "row": r, "col": c} for (r, c), card in sorted(s.items())]
+                         for s in self.savannas],
+            "removed": [{"phase": p, "seat": s, "card": c} for p, s, c in self.removed],
+            "picked": picked,
+            "holding": [self.hand_index(s) for s in range(n)],
+            "hand_sizes": [len(self.hands[self.hand_index(s)]) for s in range(n)],
+            "deck_size": len(self.deck),
+            "over": self.over,
+        }
+        if seat is not None:
+            view["hand"] = sorted(self.hands[self.hand_index(seat)])
+            pick = self.pending[seat]
+            view["pending"] = (None if pick is None else
+                               {"card": pick[0], "row": pick[1], "col": pick[2]})
+            known = []
+            for s in self.known_holders(seat):
+                cards = list(self.hands[self.hand_index(s)])
+                other = self.pending[s]
+                if other is not None:
+                    cards.append(other[0])  # the viewer cannot tell which card it is
+                known.append({"seat": s, "hand": self.hand_index(s), "cards": sorted(cards)})
+            view["known_hands"] = known
+        if self.over:
+            view["result"] = self.result().to_json()
+        return view
+
+    def clone(self) -> SavannaState:
+        twin = SavannaState.__new__(SavannaState)
+        twin.num_players = self.num_players
+        twin.phase = self.phase
+        twin.step = self.step
+        twin.over = self.over
+        twin.deck = self.deck[:]
+        twin.hands = [h[:] for h in self.hands]
+        twin.pending = self.pending[:]
+        twin.savannas = [dict(s) for s in self.savannas]
+        twin.removed = self.removed[:]
+        twin._cells = self._cells[:]
+        twin._result = self._result
+        return twin
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "players": self.num_players,
+            "phase": self.phase,
+            "step": self.step,
+            "over": self.over,
+            "deck": list(self.deck),
+            "hands": [list(h) for h in self.hands],
+            "pending": [None if p is None else list(p) for p in self.pending],
+            "savannas": [[[r, c, card] for (r, c), card in s.items()] for s in self.savannas],
+            "removed": [list(x) for x in self.removed],
+        }
+
+
+class SavannaGame(Game):
+    """Catalogue entry and constructors for Ecosystem: Savanna."""
+
+    id = "savanna"
+    name = "Ecosystem: Savanna"
+    version = "savanna-1"
+    min_players = 2
+    max_players = 6  # S-1.2
+    description = ("Draft cards simultaneously and build a 5x4 African savanna: grass, acacias, "
+                   "watering holes and hunting animals, scored at the end.")
+
+    def new_state(self, players: int, options: dict[str, Any], rng: random.Random) -> State:
+        if not self.min_players <= players <= self.max_players:
+            raise ValueError(f"savanna needs {self.min_players}-{self.max_players} players")
+        deck = list(FULL_DECK)
+        rng.shuffle(deck)  # S-2.1
+        state = SavannaState(players, deck)
+        state._deal()
+        return state
+
+    def state_from_json(self, data: dict[str, Any]) -> SavannaState:
+        state = SavannaState(data["players"], list(data["deck"]))
+        state.phase = data["phase"]
+        state.step = data["step"]
+        state.over = data["over"]
+        state.hands = [list(h) for h in data["hands"]]
+        state.pending = [None if p is None else (p[0], p[1], p[2]) for p in data["pending"]]
+        state.savannas = [{(r, c): card for r, c, card in s} for s in data["savannas"]]
+        state.removed = [(p, s, c) for p, s, c in data["removed"]]
+        return state
+
+    def sample_from_view(self, view: View, seat: int | None, rng: random.Random) -> SavannaState:
+        """Known cards as they are; unknown ones shuffled into unseen hands, hidden picks, deck."""
+        n = view["players"]
+        state = SavannaState(n, [])
+        state.phase, state.step, state.over = view["phase"], view["step"], view["over"]
+        state.savannas = [{(x["row"], x["col"]): x["card"] for x in s} for s in view["savannas"]]
+        state.removed = [(x["phase"], x["seat"], x["card"]) for x in view["removed"]]
+        pool = Counter(FULL_DECK)
+        pool.subtract(x[2] for x in state.removed)
+        for sav in state.savannas:
+            pool.subtract(sav.values())
+        picked = set(view["picked"])
+        filled: set[int] = set()
+        if seat is not None:
+            own = list(view["hand"])
+            state.hands[state.hand_index(seat)] = own
+            pool.subtract(own)
+            if view["pending"] is not None:
+                p = view["pending"]
+                state.pending[seat] = (p["card"], p["row"], p["col"])
+                pool.subtract([p["card"]])
+            filled.add(seat)
+            for known in view["known_hands"]:
+                cards = list(known["cards"])
+                pool.subtract(cards)
+                self._fill(state, known["seat"], cards, known["seat"] in picked, rng)
+                filled.add(known["seat"])
+        unknown = [card for card, count in pool.items() for _ in range(count)]
+        rng.shuffle(unknown)
+        for s in range(n):
+            if s in filled:
+                continue
+            size = view["hand_sizes"][s] + (1 if s in picked else 0)
+            cards = unknown[len(unknown) - size:]
+            del unknown[len(unknown) - size:]
+            self._fill(state, s, cards, s in picked, rng)
+        if len(unknown) != view["deck_size"]:
+            raise ValueError("view is inconsistent with the deck composition")
+        state.deck = unknown
+        return state
+
+    @staticmethod
+    def _fill(state: SavannaState, s: int, cards: list[str], has_picked: bool,
+              rng: random.Random) -> None:
+        """Give seat ``s`` ``cards``; if it has picked, one of them at random is its pick."""
+        if has_picked:
+            card = cards.pop(rng.randrange(len(cards)))
+            cells = state.legal_cells(s)
+            r, c = cells[rng.randrange(len(cells))]
+            state.pending[s] = (card, r, c)
+        state.hands[state.hand_index(s)] = cards
+
+    def greedy_value(self, state: State, seat: int) -> float:
+        """The seat's savanna (with its pending pick) scored now, gazelle bonus estimated."""
+        assert isinstance(state, SavannaState)
+        if state.over:
+            return state.result().scores[seat]
+        grid = dict(state.savannas[seat])
+        pick = state.pending[seat]
+        if pick is not None:
+            grid[(pick[1], pick[2])] = pick[0]
+        score = score_savanna(grid)
+        counts = [sum(1 for c in s.values() if c == "gazelle") for s in state.savannas]
+        counts[seat] = score.gazelles
+        return float(score.total + gazelle_bonus(counts)[seat])
+
+
+register(SavannaGame())
