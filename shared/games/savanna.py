@@ -100,18 +100,19 @@ class SavannaState(State):
         else:
             rows = [r for r, _ in sav]
             cols = [c for _, c in sav]
-            rmin, rmax, cmin, cmax = min(rows), max(rows), min(cols), max(cols)
+            # S-2.4: the box may grow to GRID_ROWS x GRID_COLUMNS around what is placed.
+            rlo, rhi = max(rows) - GRID_ROWS + 1, min(rows) + GRID_ROWS - 1
+            clo, chi = max(cols) - GRID_COLUMNS + 1, min(cols) + GRID_COLUMNS - 1
             found = set()
             for r, c in sav:
-                for cell in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-                    if cell in sav:
-                        continue
-                    nr, nc = cell
-                    if max(rmax, nr) - min(rmin, nr) >= GRID_ROWS:
-                        continue
-                    if max(cmax, nc) - min(cmin, nc) >= GRID_COLUMNS:
-                        continue
-                    found.add(cell)
+                if r > rlo and (r - 1, c) not in sav:
+                    found.add((r - 1, c))
+                if r < rhi and (r + 1, c) not in sav:
+                    found.add((r + 1, c))
+                if c > clo and (r, c - 1) not in sav:
+                    found.add((r, c - 1))
+                if c < chi and (r, c + 1) not in sav:
+                    found.add((r, c + 1))
             cells = tuple(sorted(found))
         self._cells[seat] = cells
         return cells
