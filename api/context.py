@@ -1,0 +1,54 @@
+"""Request helpers shared by the blueprints: the service, the JSON body, the bearer token."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import current_app, request
+from marshmallow import Schema
+
+from shared.config import Settings
+from shared.errors import ServiceError, Unauthorized
+from shared.service import MatchService
+
+
+class BadRequest(ServiceError):
+    status, title = 400, "Bad request"
+
+
+def service() -> MatchService:
+    return current_app.extensions["evo.service"]
+
+
+def settings() -> Settings:
+    return current_app.extensions["evo.settings"]
+
+
+def json_body(schema: Schema) -> dict[str, Any]:
+    """The request's JSON body validated by ``schema`` (marshmallow errors become 422)."""
+    if not request.is_json:
+        raise BadRequest("the body must be JSON with 'Content-Type: application/json'")
+    raw = request.get_data(cache=True)
+    try:
+        data = json.loads(raw or b"null")
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise BadRequest(f"the body is not valid JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise BadRequest("the body must be a JSON object")
+    return schema.load(data)
+
+
+def query(schema: Schema) -> dict[str, Any]:
+    return schema.load(request.args.to_dict())
+
+
+def bearer_token() -> str | None:
+    """The bearer token of the request, None if there is no Authorization header."""
+    header = request.headers.get("Authorization")
+    if header is None:
+        return None
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise Unauthorized("the Authorization header must be 'Bearer <seat token>'")
+    return token.strip()

@@ -1,0 +1,104 @@
+"""Marshmallow schemas of the match routes (bodies and query strings)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
+
+from shared.bot_catalogue import BOT_KINDS, LEVELS, MAX_SIMULATIONS
+
+
+class StrictInt(fields.Integer):
+    """An integer that refuses booleans, floats and numeric strings."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ValidationError("Not a valid integer.")
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
+class QueryInt(fields.Integer):
+    """An integer from a query string (digits only)."""
+
+
+class BotSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    kind = fields.String(required=True, validate=validate.OneOf(list(BOT_KINDS)))
+    level = fields.String(validate=validate.OneOf(list(LEVELS)))
+    simulations = StrictInt(validate=validate.Range(1, MAX_SIMULATIONS))
+
+
+class SeatSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    kind = fields.String(required=True, validate=validate.OneOf(["human", "open", "bot"]))
+    name = fields.String(validate=validate.Length(1, 40))
+    bot = fields.Nested(BotSchema)
+
+    @validates_schema
+    def bot_only_for_bots(self, data: dict[str, Any], **_: Any) -> None:
+        if data["kind"] == "bot" and "bot" not in data:
+            raise ValidationError("a bot seat needs 'bot': {'kind': ...}", "bot")
+        if data["kind"] != "bot" and "bot" in data:
+            raise ValidationError("only a bot seat takes 'bot'", "bot")
+        if "bot" in data and {"level", "simulations"} <= set(data["bot"]):
+            raise ValidationError("give 'level' or 'simulations', not both", "bot")
+
+
+class CreateMatchSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    game = fields.String(required=True, validate=validate.Length(1, 40))
+    options = fields.Dict(keys=fields.String(), load_default=dict)
+    seed = StrictInt(validate=validate.Range(0, 2**63 - 1), allow_none=True)
+    seats = fields.List(fields.Nested(SeatSchema), required=True,
+                        validate=validate.Length(1, 8))
+
+
+class JoinSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    seat = StrictInt(validate=validate.Range(0, 7))
+    name = fields.String(validate=validate.Length(1, 40))
+
+
+class SubmitMoveSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    version = StrictInt(required=True, validate=validate.Range(0))
+    move = fields.Dict(keys=fields.String())
+    move_id = fields.String(validate=validate.Length(1, 200))
+
+    @validates_schema
+    def one_of_move_or_id(self, data: dict[str, Any], **_: Any) -> None:
+        if ("move" in data) == ("move_id" in data):
+            raise ValidationError("give exactly one of 'move' (an object) or 'move_id'")
+
+
+class ReadMatchQuery(Schema):
+    class Meta:
+        unknown = RAISE
+
+    version = QueryInt(validate=validate.Range(0))
+    wait = fields.Float(validate=validate.Range(0, 60), allow_nan=False)
+
+
+class EventsQuery(Schema):
+    class Meta:
+        unknown = RAISE
+
+    since = QueryInt(validate=validate.Range(0), load_default=0)
+
+
+class StreamQuery(Schema):
+    class Meta:
+        unknown = RAISE
+
+    since = QueryInt(validate=validate.Range(0))

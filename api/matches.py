@@ -1,0 +1,121 @@
+"""Matches: create, join, read (spectator or seat), legal moves, moves, events, waiting."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from typing import Any
+
+from flask import Blueprint, Response, request, stream_with_context
+
+from api.context import bearer_token, json_body, query, service, settings
+from api.match_schemas import (
+    CreateMatchSchema,
+    EventsQuery,
+    JoinSchema,
+    ReadMatchQuery,
+    StreamQuery,
+    SubmitMoveSchema,
+)
+from shared.errors import Unprocessable
+
+bp = Blueprint("matches", __name__, url_prefix="/v1/matches")
+_IDEMPOTENCY_KEY_MAX = 200
+
+
+@bp.post("")
+def create_match() -> tuple[dict[str, Any], int, dict[str, str]]:
+    body = json_body(CreateMatchSchema())
+    record, tokens = service().create_match(body["game"], body["options"], body.get("seed"),
+                                            body["seats"])
+    out = service().describe(record, None)
+    out["tokens"] = [{"seat": seat, "token": token} for seat, token in sorted(tokens.items())]
+    return out, 201, {"Location": f"/v1/matches/{record.id}"}
+
+
+@bp.get("/<match_id>")
+def read_match(match_id: str) -> dict[str, Any]:
+    args = query(ReadMatchQuery())
+    seat = service().authenticate(match_id, bearer_token(), required=False)
+    record = service().load(match_id)
+    if "wait" in args and args.get("version") == record.version:
+        wait = min(args["wait"], settings().max_wait_seconds)
+        if service().store.wait_for_change(match_id, record.version, wait) != record.version:
+            record = service().load(match_id)
+    return service().describe(record, seat)
+
+
+@bp.post("/<match_id>/join")
+def join_match(match_id: str) -> tuple[dict[str, Any], int]:
+    body = json_body(JoinSchema())
+    record, seat, token = service().join(match_id, body.get("seat"), body.get("name"))
+    return {"seat": seat, "token": token, "match": service().describe(record, seat)}, 201
+
+
+@bp.get("/<match_id>/moves")
+def legal_moves(match_id: str) -> dict[str, Any]:
+    seat = service().authenticate(match_id, bearer_token(), required=True)
+    record = service().load(match_id)
+    return {"version": record.version, "seat": seat, "status": record.status,
+            "to_move": record.to_move, "moves": service().legal_moves(record, seat)}
+
+
+@bp.post("/<match_id>/moves")
+def submit_move(match_id: str) -> dict[str, Any]:
+    seat = service().authenticate(match_id, bearer_token(), required=True)
+    body = json_body(SubmitMoveSchema())
+    key = request.headers.get("Idempotency-Key")
+    if key is not None and not (0 < len(key) <= _IDEMPOTENCY_KEY_MAX and key.isprintable()):
+        raise Unprocessable(f"Idempotency-Key must be 1-{_IDEMPOTENCY_KEY_MAX} printable "
+                            "characters")
+    move = body["move"] if "move" in body else body["move_id"]
+    return service().submit_move(match_id, seat, body["version"], move, key)
+
+
+@bp.get("/<match_id>/events")
+def events(match_id: str) -> dict[str, Any]:
+    args = query(EventsQuery())
+    seat = service().authenticate(match_id, bearer_token(), required=False)
+    record = service().load(match_id)
+    return {"version": record.version, "status": record.status, "redacted":
+            record.status != "finished", "events": service().events(record, seat,
+                                                                    args["since"])}
+
+
+@bp.get("/<match_id>/stream")
+def stream(match_id: str) -> Response:
+    """Server-sent events: one ``version`` event per change (no secrets: read the match)."""
+    args = query(StreamQuery())
+    record = service().load(match_id)
+    last_id = request.headers.get("Last-Event-ID", "")
+    since = args.get("since", int(last_id) if last_id.isdigit() else None)
+    store, limit = service().store, settings().max_wait_seconds * 10
+
+    def generate() -> Iterator[str]:
+        yield "retry: 2000\n\n"
+        current = record.version
+        if since is None or since != current:
+            yield _sse(record.version, record.status, record.to_move)
+        deadline = time.monotonic() + limit
+        while time.monotonic() < deadline and record.status != "finished":
+            seen = store.wait_for_change(match_id, current, 15.0)
+            if seen is None:
+                return
+            if seen == current:
+                yield ": keep-alive\n\n"
+                continue
+            latest = service().load(match_id)
+            current = latest.version
+            yield _sse(latest.version, latest.status, latest.to_move)
+            if latest.status == "finished":
+                return
+
+    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+    return Response(stream_with_context(generate()), mimetype="text/event-stream",
+                    headers=headers)
+
+
+def _sse(version: int, status: str, to_move: list[int]) -> str:
+    data = json.dumps({"version": version, "status": status, "to_move": to_move})
+    return f"id: {version}\nevent: version\ndata: {data}\n\n"

@@ -1,0 +1,1 @@
+"""Developer scripts: starting a local Redis and the whole stack (``make run``)."""

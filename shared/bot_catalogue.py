@@ -1,0 +1,64 @@
+"""The built-in bot kinds and search levels (listed by the API, run by the worker)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class SearchBudget:
+    """A search level: a number of ISMCTS simulations and a wall-clock cap in seconds.
+
+    Counting simulations (not seconds) makes a level the same strength on any machine; the
+    cap only keeps a slow machine from holding a match hostage.
+    """
+
+    simulations: int
+    time_cap: float
+
+
+LEVELS: dict[str, SearchBudget] = {
+    "easy": SearchBudget(simulations=100, time_cap=5.0),
+    "medium": SearchBudget(simulations=1_000, time_cap=20.0),
+    "hard": SearchBudget(simulations=10_000, time_cap=90.0),
+}
+MAX_SIMULATIONS = 20_000
+# Seconds per 1,000 simulations allowed to a custom budget before its cap stops it.
+CUSTOM_CAP_PER_1000 = 10.0
+
+BOT_KINDS: dict[str, dict[str, object]] = {
+    "random": {"description": "Plays a uniformly random legal move.", "levels": []},
+    "greedy": {"description": "One ply: the move with the best immediate gain by a simple "
+                              "per-game evaluation.", "levels": []},
+    "ismcts": {"description": "Information-set Monte Carlo tree search from its seat's view.",
+               "levels": list(LEVELS)},
+}
+
+
+def budget_for(level: str | None, simulations: int | None) -> SearchBudget:
+    """The budget of a level, or a custom one (``simulations`` within ``MAX_SIMULATIONS``)."""
+    if simulations is not None:
+        if not 1 <= simulations <= MAX_SIMULATIONS:
+            raise ValueError(f"simulations must be between 1 and {MAX_SIMULATIONS}")
+        return SearchBudget(simulations, max(2.0, simulations / 1000 * CUSTOM_CAP_PER_1000))
+    return LEVELS[level or "medium"]
+
+
+def budget_of_bot(bot: dict[str, object]) -> SearchBudget:
+    """The search budget of a stored bot seat (``level`` or custom ``simulations``)."""
+    simulations = bot.get("simulations")
+    level = bot.get("level")
+    return budget_for(None if level == "custom" else str(level) if level else None,
+                      int(simulations) if simulations is not None else None)
+
+
+def catalogue() -> list[dict[str, object]]:
+    out = []
+    for kind, info in BOT_KINDS.items():
+        entry = {"kind": kind, **info}
+        if kind == "ismcts":
+            entry["levels"] = [{"name": name, "simulations": b.simulations,
+                                "time_cap_seconds": b.time_cap} for name, b in LEVELS.items()]
+            entry["max_simulations"] = MAX_SIMULATIONS
+        out.append(entry)
+    return out
