@@ -8,7 +8,7 @@ The game data (deck composition, grass table) comes from ``shared/data/savanna.j
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -89,8 +89,11 @@ def lion_prey_weight(grid: Grid, prey: Cell) -> int:
     return weight
 
 
-def score_savanna(grid: Grid) -> SavannaScore:
-    """Score one savanna card type by card type, in the S-3 order (gazelle bonus excluded)."""
+def score_savanna(grid: Grid, lion_prey: Sequence[Cell] | None = None) -> SavannaScore:
+    """Score one savanna card type by card type, in the S-3 order (gazelle bonus excluded).
+
+    ``lion_prey`` forces the lions' prey (tests brute-force it against the optimal choice).
+    """
     cells: dict[Cell, str] = dict(grid)
     by_type: dict[str, list[Cell]] = {t: [] for t in CARD_TYPES}
     for cell, card in cells.items():
@@ -153,21 +156,27 @@ def score_savanna(grid: Grid) -> SavannaScore:
     # S-3 #8 lion: a lion next to grass hunts one remaining zebra/gazelle anywhere (4 points);
     # lions never share prey; prey chosen to maximise the total, ties by lowest (row, col).
     hunters = sum(1 for cell in by_type["lion"] if "grass" in _adjacent(cells, cell))
-    lion_prey: list[Cell] = []
-    if hunters:
+    if lion_prey is not None:
+        chosen = sorted(lion_prey)
+        if len(chosen) > hunters or len(set(chosen)) != len(chosen) or any(
+                cells.get(p) not in ("zebra", "gazelle") for p in chosen):
+            raise ValueError(f"impossible lion prey {chosen}")
+    elif hunters:
         prey = [cell for cell, card in cells.items() if card in ("zebra", "gazelle")]
         prey.sort(key=lambda p: (-lion_prey_weight(cells, p), p))
-        lion_prey = sorted(prey[:hunters])
-        pts["lion"] = 4 * len(lion_prey)
-        for cell in lion_prey:
-            del cells[cell]
+        chosen = sorted(prey[:hunters])
+    else:
+        chosen = []
+    pts["lion"] = 4 * len(chosen)
+    for cell in chosen:
+        del cells[cell]
 
     # S-3 #9 elephant: 6, -2 per adjacent animal of another type (hunted cards are gone).
     for cell in by_type["elephant"]:
         others = sum(1 for t in _adjacent(cells, cell) if t in ANIMALS and t != "elephant")
         pts["elephant"] += 6 - 2 * others
 
-    hunted = sorted(cheetah_prey) + lion_prey
+    hunted = sorted(cheetah_prey) + chosen
     # S-3 #10 hyena: 3 per hunted animal within 2 cards (Chebyshev distance, DECISION).
     for hr, hc in by_type["hyena"]:
         pts["hyena"] += 3 * sum(1 for r, c in hunted if max(abs(r - hr), abs(c - hc)) <= 2)
@@ -176,7 +185,7 @@ def score_savanna(grid: Grid) -> SavannaScore:
     for vr, vc in by_type["vulture"]:
         pts["vulture"] += 4 * sum(1 for r, c in hunted if c == vc and r > vr)
 
-    return SavannaScore(pts, gazelles, sorted(cheetah_prey), lion_prey)
+    return SavannaScore(pts, gazelles, sorted(cheetah_prey), chosen)
 
 
 def gazelle_bonus(counts: list[int]) -> list[int]:
