@@ -1,0 +1,64 @@
+"""Evolution: The Origin of Species (Knorre & Machin, 2010) — the engine for Evo Arena.
+
+Rules: /work/shared/rules/evolution.md (rule ids E-x.y), authority: the seed rulebook.
+Modules: ``cards`` (deck and tables), ``model`` (an animal), ``state`` (match and round flow),
+``development``, ``feeding``, ``attack`` (phases and traits), ``views`` (E-7, wording).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from shared.games import register
+from shared.protocol import Game, State, View
+
+from .cards import FOOD_EXTRA
+from .state import EvolutionState
+
+__all__ = ["EvolutionGame", "EvolutionState"]
+
+
+class EvolutionGame(Game):
+    id = "evolution"
+    name = "Evolution: The Origin of Species"
+    version = "evolution-1"
+    min_players = 2
+    max_players = 8
+    description = ("Breed animals, give them traits and fight over a scarce food bank "
+                   "(Knorre & Machin, 2010). 2-4 players with one deck, 5-8 with two.")
+
+    def new_state(self, players: int, options: dict[str, Any], rng: random.Random) -> State:
+        if not self.min_players <= players <= self.max_players:
+            raise ValueError(f"evolution is for 2-8 players, not {players}")
+        return EvolutionState.new(players, rng)
+
+    def state_from_json(self, data: dict[str, Any]) -> State:
+        return EvolutionState.from_json(data)
+
+    def sample_from_view(self, view: View, seat: int, rng: random.Random) -> State:
+        from .views import sample_from_view
+
+        return sample_from_view(view, seat, rng)
+
+    def greedy_value(self, state: State, seat: int) -> float:
+        """Score-like material (E-4.1) discounted when unfed, minus the opponents' mean."""
+        assert isinstance(state, EvolutionState)
+        if state.is_over():
+            return super().greedy_value(state, seat)
+
+        def material(s: int) -> float:
+            total = 0.3 * len(state.hands[s])
+            for a in state.own(s):
+                points = 2 + len(a.traits) + len(a.pairs) + sum(
+                    FOOD_EXTRA.get(t, 0) for _, t in a.traits)
+                fed = 1.0 if a.is_fed() and not a.poisoned else (
+                    0.8 if state.phase == "development" else 0.4)
+                total += points * fed + 0.3 * a.fat
+            return total
+
+        others = [material(s) for s in range(state.num_players) if s != seat]
+        return material(seat) - sum(others) / len(others)
+
+
+register(EvolutionGame())

@@ -1,0 +1,120 @@
+"""An animal on the table and the food arithmetic of E-3.3 (requirement, fed, fat, can take)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .cards import FOOD_EXTRA
+
+
+class Animal:
+    """One animal: its face-down card, trait cards, paired-trait cards and tokens.
+
+    ``id`` is a sequential animal id that never changes (other animals dying leave it alone).
+    ``traits`` holds ``(card, trait)`` of single traits; ``pairs`` the ids of the paired-trait
+    cards linking it to another animal (their data lives in ``EvolutionState.pairs``).
+    Round flags: ``attacked`` (Carnivorous used), ``pirated``, ``hibernating``, ``poisoned``
+    (ate a Poisonous animal), ``grazed`` (Grazing used this turn); ``hib_round`` is the last
+    round it hibernated (E-5 Hibernation: not two rounds in a row).
+    """
+
+    __slots__ = ("attacked", "card", "fat", "food", "grazed", "hib_round", "hibernating", "id",
+                 "owner", "pairs", "pirated", "poisoned", "traits")
+
+    def __init__(self, id: int, owner: int, card: int) -> None:
+        self.id = id
+        self.owner = owner
+        self.card = card
+        self.traits: list[tuple[int, str]] = []
+        self.pairs: list[int] = []
+        self.food = 0
+        self.fat = 0
+        self.attacked = False
+        self.pirated = False
+        self.hibernating = False
+        self.poisoned = False
+        self.grazed = False
+        self.hib_round = -99
+
+    def copy(self) -> Animal:
+        new = Animal.__new__(Animal)
+        new.id, new.owner, new.card = self.id, self.owner, self.card
+        new.traits = list(self.traits)
+        new.pairs = list(self.pairs)
+        new.food, new.fat = self.food, self.fat
+        new.attacked, new.pirated = self.attacked, self.pirated
+        new.hibernating, new.poisoned = self.hibernating, self.poisoned
+        new.grazed, new.hib_round = self.grazed, self.hib_round
+        return new
+
+    # -- traits -------------------------------------------------------------------------------
+
+    def has(self, trait: str) -> bool:
+        for _, t in self.traits:  # noqa: SIM110 - a plain loop is faster in playouts
+            if t == trait:
+                return True
+        return False
+
+    def count(self, trait: str) -> int:
+        return sum(1 for _, t in self.traits if t == trait)
+
+    def requirement(self) -> int:
+        """E-3.3: 1 food plus the traits' numbers (Carnivorous +1, HBW +1, Parasite +2)."""
+        need = 1
+        for _, t in self.traits:
+            need += FOOD_EXTRA.get(t, 0)
+        return need
+
+    def needs(self) -> int:
+        """Food still needed to be fed; 0 when fed or hibernating (E-5 Hibernation)."""
+        if self.hibernating:
+            return 0
+        return max(0, self.requirement() - self.food)
+
+    def is_fed(self) -> bool:
+        return self.hibernating or self.food >= self.requirement()
+
+    def fat_capacity(self) -> int:
+        return self.count("fat_tissue")
+
+    def fat_space(self) -> int:
+        return self.fat_capacity() - self.fat
+
+    def hungry_or_fat_space(self) -> bool:
+        """Could hold one more token (not fed, or an empty Fat Tissue) — symbiosis aside."""
+        return self.needs() > 0 or self.fat < self.fat_capacity()
+
+    def give(self) -> bool:
+        """Place one food token: as food if hungry, else into empty Fat Tissue (E-5)."""
+        if self.needs() > 0:
+            self.food += 1
+            return True
+        if self.fat < self.fat_capacity():
+            self.fat += 1
+            return True
+        return False
+
+    def clamp(self) -> None:
+        """After losing a trait (Tail Loss): drop food beyond the requirement and extra fat."""
+        self.food = min(self.food, self.requirement())
+        self.fat = min(self.fat, self.fat_capacity())
+
+    # -- codec --------------------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "owner": self.owner, "card": self.card,
+                "traits": [[c, t] for c, t in self.traits], "pairs": list(self.pairs),
+                "food": self.food, "fat": self.fat, "attacked": self.attacked,
+                "pirated": self.pirated, "hibernating": self.hibernating,
+                "poisoned": self.poisoned, "grazed": self.grazed, "hib_round": self.hib_round}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Animal:
+        new = cls(data["id"], data["owner"], data["card"])
+        new.traits = [(c, t) for c, t in data["traits"]]
+        new.pairs = list(data["pairs"])
+        new.food, new.fat = data["food"], data["fat"]
+        new.attacked, new.pirated = data["attacked"], data["pirated"]
+        new.hibernating, new.poisoned = data["hibernating"], data["poisoned"]
+        new.grazed, new.hib_round = data["grazed"], data["hib_round"]
+        return new

@@ -1,0 +1,211 @@
+"""What each seat may know (E-7), rebuilding a state from a view, and move wording.
+
+Public: every animal with its traits (the trait cards are face up) and tokens, the paired
+cards, the bank, deck size, hand and discard sizes, turn, phase, first player, round, the
+pending attack and the dice. Private: a seat's hand, its own discard pile and the cards under
+its own animals (face down, E-3.1). Never: the deck order, others' hands, the rng.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import TYPE_CHECKING, Any
+
+from shared.protocol import Move, View
+
+from .cards import PAIRED, TRAIT_NAMES, card_count, card_label, faces
+from .model import Animal
+
+if TYPE_CHECKING:
+    from .state import EvolutionState
+
+
+def _animal_view(a: Animal, seat: int | None) -> dict[str, Any]:
+    data = a.to_json()
+    if a.owner != seat:
+        del data["card"]  # the animal card lies face down
+    data["requirement"] = a.requirement()
+    data["fat_capacity"] = a.fat_capacity()
+    data["fed"] = a.is_fed()
+    return data
+
+
+def view(st: EvolutionState, seat: int | None) -> View:
+    data: View = {
+        "game": "evolution", "players": st.num_players, "seat": seat,
+        "to_move": st.to_move(), "deck_size": len(st.deck),
+        "hand_sizes": [len(h) for h in st.hands],
+        "discard_sizes": [len(d) for d in st.discards],
+        "animals": [_animal_view(st.animals[i], seat) for t in st.table for i in t],
+        "pairs": [[card, *pair] for card, pair in sorted(st.pairs.items())],
+        **st.public_flags(),
+    }
+    if seat is not None:
+        data["hand"] = list(st.hands[seat])
+        data["discard"] = list(st.discards[seat])
+    if st.phase == "over":
+        data["result"] = st.result().to_json()
+    return data
+
+
+def sample_from_view(view: View, seat: int | None, rng: random.Random) -> EvolutionState:
+    """A full state matching ``view``: hidden cards dealt at random from the unseen ones."""
+    from .state import EvolutionState
+
+    n = view["players"]
+    st = EvolutionState(n)
+    st.load_flags(view)
+    known: set[int] = set()
+    if seat is not None:
+        st.hands[seat] = list(view["hand"])
+        st.discards[seat] = list(view["discard"])
+        known.update(view["hand"], view["discard"])
+    animals = []
+    for entry in view["animals"]:
+        a = Animal.from_json({**entry, "card": entry.get("card", -1)})
+        animals.append(a)
+        known.update(c for c, _ in a.traits)
+        if a.card >= 0:
+            known.add(a.card)
+    known.update(p[0] for p in view["pairs"])
+    pool = [c for c in range(card_count(n)) if c not in known]
+    rng.shuffle(pool)
+    for s in range(n):
+        if s != seat:
+            st.hands[s] = [pool.pop() for _ in range(view["hand_sizes"][s])]
+            st.discards[s] = [pool.pop() for _ in range(view["discard_sizes"][s])]
+    for a in animals:
+        if a.card < 0:
+            a.card = pool.pop()
+        st.animals[a.id] = a
+        st.table[a.owner].append(a.id)
+    if len(pool) != view["deck_size"]:
+        raise ValueError("view is inconsistent with the card composition")
+    st.deck = pool
+    st.pairs = {card: (trait, a, b) for card, trait, a, b in view["pairs"]}
+    return st
+
+
+# -- wording -----------------------------------------------------------------------------------
+
+def _whose(st: EvolutionState, animal_id: int, seat: int) -> str:
+    a = st.animals.get(animal_id)
+    if a is None:
+        return f"animal #{animal_id}"
+    return f"your animal #{animal_id}" if a.owner == seat else \
+        f"seat {a.owner}'s animal #{animal_id}"
+
+
+def move_label(st: EvolutionState, move: Move) -> str:
+    seat = st.to_move()[0] if st.to_move() else st.turn
+    kind = move.get("type")
+    trait = TRAIT_NAMES.get(str(move.get("trait")), str(move.get("trait")))
+    if kind == "play_animal":
+        return f"Play {card_label(move['card'])} as a new animal"
+    if kind == "play_trait":
+        return f"Play {trait} on {_whose(st, move['animal'], seat)}"
+    if kind == "play_pair":
+        a, b = move["animals"]
+        if move["trait"] == "symbiosis":
+            return f"Play Symbiosis on your animals #{a} (symbiont) and #{b}"
+        return f"Play {trait} on your animals #{a} and #{b}"
+    if kind == "pass":
+        return "Pass (play no more cards this phase)" if st.phase == "development" \
+            else "Pass (stop feeding for this phase)"
+    if kind == "take_food":
+        return f"Take a red food token for your animal #{move['animal']}"
+    if kind == "attack":
+        return (f"Attack {_whose(st, move['target'], seat)} with your animal "
+                f"#{move['carnivore']} (carnivorous)")
+    if kind == "burn_fat":
+        return f"Turn {move['amount']} fat of your animal #{move['animal']} into food"
+    if kind == "use_trait":
+        if move["trait"] == "grazing":
+            return f"Use Grazing of your animal #{move['animal']} (destroy a red token)"
+        if move["trait"] == "piracy":
+            return (f"Use Piracy: your animal #{move['animal']} steals food from "
+                    f"{_whose(st, move['target'], seat)}")
+        return f"Use Hibernation: your animal #{move['animal']} counts as fed this round"
+    if kind == "end_turn":
+        return "End your turn"
+    if kind == "decline":
+        target = st.pending["target"] if st.pending else "?"
+        return f"Do not defend: your animal #{target} is eaten"
+    if kind == "defend":
+        if move["trait"] == "running":
+            return "Defend with Running (roll a die)"
+        if move["trait"] == "mimicry":
+            return f"Defend with Mimicry: redirect the attack to your animal #{move['animal']}"
+        card = move["card"]
+        lost = st.pairs[card][0] if card in st.pairs else next(
+            (t for c, t in st.animals[st.pending["target"]].traits if c == card), "?") \
+            if st.pending else "?"
+        return f"Defend with Tail Loss: discard {TRAIT_NAMES.get(lost, lost)}"
+    return json.dumps(move, sort_keys=True)
+
+
+def explain_illegal(st: EvolutionState, seat: int, move: Move) -> str:
+    """A precise reason why ``move`` is not legal for ``seat`` now."""
+    text = json.dumps(move, sort_keys=True)
+    if st.phase == "over":
+        return "the match is over"
+    if seat not in st.to_move():
+        return f"seat {seat} owes no decision now"
+    kind = move.get("type") if isinstance(move, dict) else None
+    if st.pending is not None:
+        if kind not in ("defend", "decline"):
+            return "an attack on your animal is pending: defend or decline"
+        return f"{text} is not an available defence (running once per animal, " \
+               "mimicry once per attack, tail loss needs a trait of the attacked animal)"
+    dev = {"play_animal", "play_trait", "play_pair", "pass"}
+    feed = {"take_food", "attack", "burn_fat", "use_trait", "end_turn", "pass"}
+    if kind not in dev | feed | {"defend", "decline"}:
+        return f"unknown move type {kind!r}"
+    if st.phase == "development" and kind not in dev:
+        return f"{kind} is not a development move"
+    if st.phase == "feeding" and kind not in feed:
+        return f"{kind} is not a feeding move"
+    if kind in ("play_animal", "play_trait", "play_pair"):
+        card = move.get("card")
+        if card not in st.hands[seat]:
+            return f"card {card} is not in your hand"
+        if kind != "play_animal":
+            trait = move.get("trait")
+            if trait not in faces(card):
+                return f"card {card} ({card_label(card)}) has no trait {trait!r}"
+            if (kind == "play_pair") != (trait in PAIRED):
+                return f"{trait} is {'a' if trait in PAIRED else 'not a'} paired trait"
+            if kind == "play_trait":
+                a = st.animals.get(move.get("animal"))  # type: ignore[arg-type]
+                if a is None:
+                    return f"no animal {move.get('animal')}"
+                if trait == "parasite" and a.owner == seat:
+                    return "Parasite goes only on another player's animal (E-3.1)"
+                if trait != "parasite" and a.owner != seat:
+                    return "traits go only on your own animals (E-3.1)"
+                if trait in ("carnivorous", "scavenger") and (
+                        a.has("scavenger") or a.has("carnivorous")):
+                    return "Scavenger and Carnivorous never share an animal (E-3.1)"
+                if trait != "fat_tissue" and a.has(trait):
+                    return f"animal #{a.id} already has {TRAIT_NAMES[trait]} (E-3.1)"
+            else:
+                return ("a paired trait needs two different animals of yours not already "
+                        "linked by it (E-3.1)")
+    if kind == "end_turn" and not st.acted:
+        return "you have done nothing this turn: act or pass"
+    if kind == "take_food":
+        if st.main_done:
+            return "you already made your main action this turn (E-3.3)"
+        if st.bank <= 0:
+            return "the food bank is empty"
+        return f"animal {move.get('animal')} cannot take food (yours, not fed or fat free, " \
+               "symbiont fed)"
+    if kind == "attack":
+        if st.main_done:
+            return "you already made your main action this turn (E-3.3)"
+        if st.attacked_phase[seat]:
+            return "only one of your carnivores may attack per feeding phase (E-5 Carnivorous)"
+        return "that carnivore cannot attack that animal (once per round, not fed and full, " \
+               "protected target)"
+    return f"{text} is not a legal move for seat {seat} now"
