@@ -48,7 +48,7 @@ FULL_DECK: tuple[str, ...] = tuple(t for t, n in DECK_COUNTS.items() for _ in ra
 class SavannaState(State):
     """A Savanna match. ``hands[h]`` is hand ``h`` of the current phase (pending pick removed)."""
 
-    __slots__ = ("_cells", "_result", "deck", "hands", "num_players", "over", "pending",
+    __slots__ = ("_box", "_cells", "_result", "deck", "hands", "num_players", "over", "pending",
                  "phase", "removed", "savannas", "step")
 
     def __init__(self, num_players: int, deck: list[str]) -> None:
@@ -61,7 +61,9 @@ class SavannaState(State):
         self.pending: list[Pick | None] = [None] * num_players
         self.savannas: list[dict[Cell, str]] = [{} for _ in range(num_players)]
         self.removed: list[tuple[int, int, str]] = []  # (phase, seat, card), face up
+        # Caches (not state): legal cells and bounding box (rmin, rmax, cmin, cmax) per seat.
         self._cells: list[tuple[Cell, ...] | None] = [None] * num_players
+        self._box: list[tuple[int, int, int, int] | None] = [None] * num_players
         self._result: Result | None = None
 
     # -- helpers ----------------------------------------------------------------------------
@@ -98,11 +100,10 @@ class SavannaState(State):
         if not sav:
             cells: tuple[Cell, ...] = ((0, 0),)
         else:
-            rows = [r for r, _ in sav]
-            cols = [c for _, c in sav]
+            rmin, rmax, cmin, cmax = self._bounds(seat)
             # S-2.4: the box may grow to GRID_ROWS x GRID_COLUMNS around what is placed.
-            rlo, rhi = max(rows) - GRID_ROWS + 1, min(rows) + GRID_ROWS - 1
-            clo, chi = max(cols) - GRID_COLUMNS + 1, min(cols) + GRID_COLUMNS - 1
+            rlo, rhi = rmax - GRID_ROWS + 1, rmin + GRID_ROWS - 1
+            clo, chi = cmax - GRID_COLUMNS + 1, cmin + GRID_COLUMNS - 1
             found = set()
             for r, c in sav:
                 if r > rlo and (r - 1, c) not in sav:
@@ -116,6 +117,43 @@ class SavannaState(State):
             cells = tuple(sorted(found))
         self._cells[seat] = cells
         return cells
+
+    def _bounds(self, seat: int) -> tuple[int, int, int, int]:
+        """Bounding box (rmin, rmax, cmin, cmax) of a non-empty savanna; cached."""
+        box = self._box[seat]
+        if box is None:
+            sav = self.savannas[seat]
+            rows = [r for r, _ in sav]
+            cols = [c for _, c in sav]
+            box = self._box[seat] = (min(rows), max(rows), min(cols), max(cols))
+        return box
+
+    def _place(self, seat: int, card: str, r: int, c: int) -> None:
+        """Put a card down and update the caches incrementally.
+
+        The box only grows, so the allowed region only shrinks: the new legal cells are the
+        old ones still allowed, plus the new card's free neighbours that are allowed.
+        """
+        sav = self.savannas[seat]
+        sav[(r, c)] = card
+        cells = self._cells[seat]
+        if cells is None or len(sav) == 1:
+            self._cells[seat] = None
+            self._box[seat] = None
+            return
+        rmin, rmax, cmin, cmax = self._bounds(seat)
+        rmin, rmax = min(rmin, r), max(rmax, r)
+        cmin, cmax = min(cmin, c), max(cmax, c)
+        self._box[seat] = (rmin, rmax, cmin, cmax)
+        rlo, rhi = rmax - GRID_ROWS + 1, rmin + GRID_ROWS - 1
+        clo, chi = cmax - GRID_COLUMNS + 1, cmin + GRID_COLUMNS - 1
+        found = [x for x in cells if rlo <= x[0] <= rhi and clo <= x[1] <= chi and x != (r, c)]
+        for x in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+            if (rlo <= x[0] <= rhi and clo <= x[1] <= chi and x not in sav
+                    and x not in found):
+                found.append(x)
+        found.sort()
+        self._cells[seat] = tuple(found)
 
     def _problem(self, seat: int, move: Move) -> str | None:
         """Why ``move`` is illegal for ``seat`` (who owes a pick), or None if it is legal."""
@@ -164,8 +202,8 @@ class SavannaState(State):
 
     def random_move(self, seat: int, rng: random.Random) -> Move:
         """Uniform over legal moves: every card type has the same set of legal cells."""
-        hand = self.hands[self.hand_index(seat)]
-        types = sorted(set(hand))
+        # dict.fromkeys: distinct types in a deterministic order (set order varies by process).
+        types = list(dict.fromkeys(self.hands[self.hand_index(seat)]))
         card = types[rng.randrange(len(types))]
         cells = self.legal_cells(seat)
         r, c = cells[rng.randrange(len(cells))]
@@ -219,8 +257,7 @@ class SavannaState(State):
         for s, pick in enumerate(self.pending):
             assert pick is not None
             card, r, c = pick
-            self.savannas[s][(r, c)] = card
-            self._cells[s] = None
+            self._place(s, card, r, c)
             picks.append({"seat": s, "card": card, "row": r, "col": c})
         self.pending = [None] * self.num_players
         events.append({"type": "reveal", "phase": self.phase, "step": self.step, "picks": picks})
@@ -312,6 +349,7 @@ class SavannaState(State):
         twin.savannas = [dict(s) for s in self.savannas]
         twin.removed = self.removed[:]
         twin._cells = self._cells[:]
+        twin._box = self._box[:]
         twin._result = self._result
         return twin
 

@@ -73,7 +73,10 @@ class Tracker:
 def heavy_checks(state: SavannaState, rng: random.Random) -> None:
     snapshot = state.to_json()
     text = json.dumps(snapshot)
-    assert GAME.state_from_json(json.loads(text)).to_json() == snapshot
+    fresh = GAME.state_from_json(json.loads(text))
+    assert fresh.to_json() == snapshot
+    for s in range(state.num_players):  # incremental legal-cell cache == full computation
+        assert fresh.legal_cells(s) == state.legal_cells(s)
     seat = rng.choice([*range(state.num_players), None])
     view = state.view(seat)
     assert json.loads(json.dumps(view)) == view

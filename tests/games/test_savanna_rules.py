@@ -51,6 +51,7 @@ def state_with(savanna: dict[tuple[int, int], str], cards: list[str]) -> Savanna
     state = new(2)
     state.savannas[0] = dict(savanna)
     state._cells[0] = None
+    state._box[0] = None
     state.hands[state.hand_index(0)] = list(cards)
     return state
 
