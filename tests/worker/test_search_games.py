@@ -91,3 +91,64 @@ def test_savanna_search_finds_the_decisive_pick_near_the_end() -> None:
         assert move == best, f"seed {seed}: {move} instead of {best} ({values[:3]})"
         found += 1
     assert found >= 2  # the scan must actually test something
+
+
+# -- Evolution ----------------------------------------------------------------------------------
+
+def _animal(ident: int, owner: int, card: int, traits: list[list[Any]], food: int,
+            attacked: bool = False) -> dict[str, Any]:
+    return {"id": ident, "owner": owner, "card": card, "traits": traits, "pairs": [],
+            "food": food, "fat": 0, "attacked": attacked, "pirated": False,
+            "hibernating": False, "poisoned": False, "grazed": False, "hib_round": -99}
+
+
+def _evolution_last_feeding(animals: list[dict[str, Any]], **flags: Any) -> State:
+    """A two-seat match in its last round's feeding, empty bank and deck; seat 1 holds two
+    hidden cards; every other card lies in the discard piles (seat 1's pile is the larger, so
+    it wins ties, E-4.2)."""
+    used = {0, 1} | {a["card"] for a in animals} | {c for a in animals for c, _ in a["traits"]}
+    rest = [c for c in range(84) if c not in used]
+    data: dict[str, Any] = {
+        "game": "evolution", "players": 2, "deck": [], "hands": [[], [0, 1]],
+        "discards": [rest[:30], rest[30:]], "animals": animals, "pairs": [],
+        "next_animal": 9, "phase": "feeding", "round": 6, "first": 0, "turn": 0,
+        "last_round": True, "passed": [False, False], "main_done": False, "acted": False,
+        "attacked_phase": [False, False], "bank": 0, "dice": [2], "last_die": None,
+        "pending": None}
+    data.update(flags)
+    return get_game("evolution").state_from_json(data)
+
+
+@pytest.mark.skipif("evolution" not in GAME_IDS, reason="evolution engine not registered yet")
+def test_evolution_search_finds_the_one_attack_that_decides() -> None:
+    # Seat 0's hungry carnivore must eat or starve (no food left). Eating the plain animal
+    # ties 4-4 and loses the tie-break; eating the two-trait animal wins 4-2.
+    state = _evolution_last_feeding([
+        _animal(1, 0, 2, [[40, "carnivorous"]], 0),
+        _animal(2, 1, 3, [], 1),
+        _animal(3, 1, 5, [[60, "fat_tissue"], [61, "fat_tissue"]], 1)])
+    assert len(state.legal_moves(0)) == 3
+    for seed in range(3):
+        move = search_move(get_game("evolution"), state.view(0), 0, SearchBudget(300, 60.0),
+                           random.Random(seed))
+        assert move == {"type": "attack", "carnivore": 1, "target": 3}
+
+
+@pytest.mark.skipif("evolution" not in GAME_IDS, reason="evolution engine not registered yet")
+def test_evolution_defender_not_on_turn_drops_the_right_trait() -> None:
+    # Seat 0 attacked seat 1's Tail Loss + Parasite animal; seat 1 decides off turn. Dropping
+    # Tail Loss keeps 7 points to seat 0's 6; dropping Parasite (3 points) or being eaten
+    # loses.
+    state = _evolution_last_feeding([
+        _animal(1, 0, 2, [[40, "carnivorous"]], 0, attacked=True),
+        _animal(4, 0, 6, [[62, "fat_tissue"], [63, "fat_tissue"], [56, "fat_tissue"],
+                          [57, "fat_tissue"]], 1),
+        _animal(2, 1, 3, [], 1),
+        _animal(3, 1, 5, [[28, "tail_loss"], [68, "parasite"]], 3)],
+        main_done=True, acted=True, attacked_phase=[True, False],
+        pending={"carnivore": 1, "target": 3, "mimicry_used": False, "ran": []})
+    assert state.to_move() == [1] and len(state.legal_moves(1)) == 3
+    for seed in range(3):
+        move = search_move(get_game("evolution"), state.view(1), 1, SearchBudget(300, 60.0),
+                           random.Random(seed))
+        assert move == {"type": "defend", "trait": "tail_loss", "card": 28}
