@@ -316,6 +316,7 @@ class SavannaState(State):
             "removed": [{"phase": p, "seat": s, "card": c} for p, s, c in self.removed],
             "picked": picked,
             "holding": [self.hand_index(s) for s in range(n)],
+            # Cards held, a face-down pick excluded (who has picked is public anyway).
             "hand_sizes": [len(self.hands[self.hand_index(s)]) for s in range(n)],
             "deck_size": len(self.deck),
             "over": self.over,
@@ -326,7 +327,7 @@ class SavannaState(State):
             view["pending"] = (None if pick is None else
                                {"card": pick[0], "row": pick[1], "col": pick[2]})
             known = []
-            for s in self.known_holders(seat):
+            for s in ([] if self.over else self.known_holders(seat)):
                 cards = list(self.hands[self.hand_index(s)])
                 other = self.pending[s]
                 if other is not None:
