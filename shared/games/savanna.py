@@ -164,7 +164,7 @@ class SavannaState(State):
         if extra:
             return f"unexpected field(s) {sorted(extra)} in a pick"
         card, row, col = move.get("card"), move.get("row"), move.get("col")
-        if card not in _KNOWN_TYPES:
+        if not isinstance(card, str) or card not in _KNOWN_TYPES:
             return f"unknown card type {card!r}"
         if type(row) is not int or type(col) is not int:
             return "row and col must be integers"

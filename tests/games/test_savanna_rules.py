@@ -196,6 +196,7 @@ def test_s2_4_adjacency_occupied_and_bounding_box() -> None:
         (pick("zebra", 2, 0), "shares no edge"),
         (pick("hyena", 1, 0), "no hyena in the hand"),
         (pick("unicorn", 1, 0), "unknown card type"),
+        (pick(["zebra"], 1, 0), "unknown card type"),  # type: ignore[arg-type]
         ({"type": "draw"}, "unknown move type"),
         ({**pick("zebra", 1, 0), "x": 1}, "unexpected field"),
         (pick("zebra", "1", 0), "integers"),
