@@ -292,11 +292,18 @@ class SavannaState(State):
     def result(self) -> Result:
         if self._result is None:
             totals, breakdowns, scores = score_all(self.savannas)
+            hunted = []
+            for sav, score in zip(self.savannas, scores, strict=True):
+                # Scoring used the normalised grid; report prey in the savanna's own cells.
+                dr = min((r for r, _ in sav), default=0)
+                dc = min((c for _, c in sav), default=0)
+                hunted.append({kind: [[r + dr, c + dc] for r, c in cells]
+                               for kind, cells in (("cheetah", score.cheetah_prey),
+                                                   ("lion", score.lion_prey))})
             details = {
-                "breakdown": breakdowns,
+                "breakdown": breakdowns,  # per seat: card type -> points, plus gazelle_bonus
                 "gazelles": [s.gazelles for s in scores],
-                "hunted": [{"cheetah": [list(c) for c in s.cheetah_prey],
-                            "lion": [list(c) for c in s.lion_prey]} for s in scores],
+                "hunted": hunted,  # per seat: cells of the cards hunted at scoring
             }
             self._result = Result.from_keys(totals, totals, details=details)
         return self._result

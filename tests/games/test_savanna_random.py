@@ -144,6 +144,11 @@ def play_match(players: int, seed: int) -> None:
     result = state.result()
     assert result.winners == [s for s in range(players) if result.scores[s] == max(result.scores)]
     assert state.view(observer)["result"] == result.to_json()
+    for seat, hunted in enumerate(result.details["hunted"]):
+        for r, c in hunted["cheetah"]:
+            assert state.savannas[seat][(r, c)] == "gazelle"
+        for r, c in hunted["lion"]:
+            assert state.savannas[seat][(r, c)] in ("gazelle", "zebra")
     heavy_checks(state, rng)
 
 

@@ -506,6 +506,9 @@ def test_result_highest_total_wins_ties_share() -> None:
     assert result.scores == totals
     assert result.details["breakdown"] == breakdowns
     assert result.winners == [s for s in range(3) if totals[s] == max(totals)]
+    for seat, hunted in enumerate(result.details["hunted"]):
+        for r, c in hunted["cheetah"] + hunted["lion"]:
+            assert state.savannas[seat][(r, c)] in ("gazelle", "zebra")
     assert state.view(1)["result"] == result.to_json()
     state.savannas[1] = dict(state.savannas[0])
     state.savannas[2] = dict(state.savannas[0])
