@@ -98,7 +98,7 @@ def test_e3_1_parasite_only_on_others() -> None:
 
 def test_e3_1_traits_only_on_own_animals() -> None:
     """E-3.1: ordinary traits only on your own animals."""
-    st, mine, other, *_, hand = _dev()
+    st, _mine, other, *_, hand = _dev()
     with pytest.raises(IllegalMove, match="own animals"):
         st.apply(0, {"type": "play_trait", "card": hand[6], "trait": "swimming",
                      "animal": other.id}, random.Random(0))
@@ -106,7 +106,7 @@ def test_e3_1_traits_only_on_own_animals() -> None:
 
 def test_e3_1_no_duplicate_trait_but_fat_tissue() -> None:
     """E-3.1: no two copies of a trait on one animal, except Fat Tissue."""
-    st, mine, other, carn, scav, hand = _dev()
+    st, _mine, _other, carn, _scav, hand = _dev()
     moves = st.legal_moves(0)
     assert {"type": "play_trait", "card": hand[3], "trait": "carnivorous",
             "animal": carn.id} not in moves
@@ -127,7 +127,7 @@ def test_e3_1_fat_tissue_twice_allowed() -> None:
 
 def test_e3_1_scavenger_never_with_carnivorous() -> None:
     """E-3.1 / E-5 Scavenger: never on a Carnivorous animal and vice versa."""
-    st, mine, other, carn, scav, hand = _dev()
+    st, mine, _other, carn, scav, hand = _dev()
     moves = st.legal_moves(0)
     assert {"type": "play_trait", "card": hand[2], "trait": "scavenger",
             "animal": carn.id} not in moves
@@ -168,7 +168,7 @@ def test_e3_1_paired_traits() -> None:
 
 def test_e3_1_pass_is_final_and_no_cards_is_pass() -> None:
     """E-3.1: a passed seat plays no more cards this phase; no cards = pass."""
-    st, *_, hand = _dev()
+    st, *_, _hand = _dev()
     rng = random.Random(0)
     st.apply(0, {"type": "pass"}, rng)
     assert st.to_move() == [1]

@@ -391,7 +391,7 @@ def test_e5_cooperation_chain_and_fat_burn_not_food() -> None:
     b.animal(1)
     st = b.done(bank=0)
     events = st.apply(0, {"type": "burn_fat", "animal": x.id, "amount": 1}, RNG)
-    assert [e["type"] for e in events][0] == "fat_burned"
+    assert next(e["type"] for e in events) == "fat_burned"
     assert not any(e["type"] == "food" for e in events)
     assert x.id in st.animals and y.id not in st.animals  # x fed by its fat, y starved
     st2 = Builder(2)
