@@ -184,6 +184,12 @@ class EvolutionState(State):
         moves = self.legal_moves(seat)
         return moves[rng.randrange(len(moves))]
 
+    def observe_move(self, seat: int, move: Move, observer: int) -> str:
+        """A card played as an animal lies face down (E-3.1): others see no card id."""
+        if move.get("type") == "play_animal" and observer != seat:
+            return "play_animal:hidden"
+        return self.move_id(move)
+
     def is_over(self) -> bool:
         return self.phase == "over"
 

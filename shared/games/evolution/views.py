@@ -184,8 +184,8 @@ def explain_illegal(st: EvolutionState, seat: int, move: Move) -> str:
                     return "Parasite goes only on another player's animal (E-3.1)"
                 if trait != "parasite" and a.owner != seat:
                     return "traits go only on your own animals (E-3.1)"
-                if trait in ("carnivorous", "scavenger") and (
-                        a.has("scavenger") or a.has("carnivorous")):
+                clash = {"carnivorous": "scavenger", "scavenger": "carnivorous"}.get(trait)
+                if clash and a.has(clash):
                     return "Scavenger and Carnivorous never share an animal (E-3.1)"
                 if trait != "fat_tissue" and a.has(trait):
                     return f"animal #{a.id} already has {TRAIT_NAMES[trait]} (E-3.1)"

@@ -425,3 +425,51 @@ def test_e5_parasite_and_hbw_requirement() -> None:
     h = b.animal(0, "high_body_weight")
     b.done()
     assert a.requirement() == 3 and h.requirement() == 2
+
+
+def test_e5_symbiosis_chain_with_communication() -> None:
+    """E-5 Symbiosis + Communication: feeding the symbiont first lets the host take the
+    partner's red token in the same action (seed, "Párové rysy")."""
+    b = Builder(2)
+    symbiont, host = b.animal(0), b.animal(0)
+    b.pair("symbiosis", symbiont, host)
+    b.pair("communication", symbiont, host)
+    b.animal(1)
+    st = b.done(bank=5)
+    assert {"type": "take_food", "animal": host.id} not in st.legal_moves(0)
+    st.apply(0, {"type": "take_food", "animal": symbiont.id}, RNG)
+    assert symbiont.food == 1 and host.food == 1 and st.bank == 3
+
+
+def test_e5_cooperation_fires_once_per_action_on_a_kill() -> None:
+    """E-5 Cooperation: the carnivore's two blue tokens make the partner get one (each paired
+    card once per action)."""
+    b = Builder(2)
+    c = b.animal(0, "carnivorous")
+    friend = b.animal(0, "high_body_weight")
+    b.pair("cooperation", c, friend)
+    v = b.animal(1)
+    b.animal(1)
+    st = b.done(bank=3)
+    st.apply(0, atk(c.id, v.id), RNG)
+    assert c.food == 2 and friend.food == 1
+
+
+def test_e5_hibernating_animal_survives_extinction() -> None:
+    """E-5 Hibernation: a hibernating animal counts as fed at extinction."""
+    b = Builder(2)
+    h = b.animal(0, "hibernation")
+    b.animal(1, food=1)
+    st = b.done(bank=0)
+    st.apply(0, {"type": "use_trait", "trait": "hibernation", "animal": h.id}, RNG)
+    assert h.id in st.animals and st.round == 2
+
+
+def test_e5_play_animal_is_hidden_from_observers() -> None:
+    """E-3.1: a card played as an animal is face down; observers learn no card id."""
+    b = Builder(2)
+    cards = b.hand(0, "swimming", "running")
+    st = b.done(phase="development")
+    seen = {st.observe_move(0, {"type": "play_animal", "card": c}, 1) for c in cards}
+    assert seen == {"play_animal:hidden"}
+    assert len({st.observe_move(0, {"type": "play_animal", "card": c}, 0) for c in cards}) == 2
