@@ -473,3 +473,55 @@ def test_e5_play_animal_is_hidden_from_observers() -> None:
     seen = {st.observe_move(0, {"type": "play_animal", "card": c}, 1) for c in cards}
     assert seen == {"play_animal:hidden"}
     assert len({st.observe_move(0, {"type": "play_animal", "card": c}, 0) for c in cards}) == 2
+
+
+def test_e1_2_token_colours_in_events() -> None:
+    """E-1.2: red tokens come from the bank, blue from traits, yellow is fat."""
+    b = Builder(2)
+    a = b.animal(0, "fat_tissue")
+    friend = b.animal(0, food=1)
+    b.pair("cooperation", a, friend)
+    b.animal(1)
+    st = b.done(bank=5)
+    events = st.apply(0, {"type": "take_food", "animal": a.id}, RNG)
+    food = [(e["token"], e["into"]) for e in events if e["type"] == "food"]
+    assert food == [("red", "food")]  # the fed friend has no fat tissue: nothing to give
+    a.food, friend.food = 1, 0
+    st.turn, st.main_done, st.acted = 0, False, False
+    st._legal_key = None
+    events = st.apply(0, {"type": "take_food", "animal": a.id}, RNG)
+    food = [(e["token"], e["into"]) for e in events if e["type"] == "food"]
+    assert food == [("red", "fat"), ("blue", "food")]
+
+
+def test_e5_defences_mimicry_then_running_on_the_new_target() -> None:
+    """E-5 general rule: reactions in the defender's order; after a Mimicry redirect the new
+    target may still run."""
+    b = Builder(2)
+    c = b.animal(0, "carnivorous")
+    t = b.animal(1, "mimicry", "running", "tail_loss")
+    decoy = b.animal(1, "running")
+    st = b.done(bank=3)
+    st.apply(0, atk(c.id, t.id), RNG)
+    kinds = [m.get("trait", m["type"]) for m in st.legal_moves(1)]
+    assert kinds == ["running", "mimicry", "tail_loss", "tail_loss", "tail_loss", "decline"]
+    st.apply(1, {"type": "defend", "trait": "mimicry", "animal": decoy.id}, RNG)
+    assert st.pending["target"] == decoy.id and st.to_move() == [1]
+    assert st.legal_moves(1) == [{"type": "defend", "trait": "running"}, {"type": "decline"}]
+    st.apply(1, {"type": "defend", "trait": "running"}, ScriptedRng([6]))
+    assert decoy.id in st.animals and t.id in st.animals and st.pending is None
+
+
+def test_e5_running_fail_then_mimicry() -> None:
+    """E-5 general rule: Running first; when it fails, Mimicry may still redirect."""
+    b = Builder(2)
+    c = b.animal(0, "carnivorous")
+    t = b.animal(1, "mimicry", "running")
+    decoy = b.animal(1)
+    st = b.done(bank=3)
+    st.apply(0, atk(c.id, t.id), RNG)
+    st.apply(1, {"type": "defend", "trait": "running"}, ScriptedRng([1]))
+    assert st.legal_moves(1) == [{"type": "defend", "trait": "mimicry", "animal": decoy.id},
+                                 {"type": "decline"}]
+    st.apply(1, {"type": "decline"}, RNG)
+    assert t.id not in st.animals and decoy.id in st.animals
