@@ -3,6 +3,16 @@
 Rules: /work/shared/rules/evolution.md (rule ids E-x.y), authority: the seed rulebook.
 Modules: ``cards`` (deck and tables), ``model`` (an animal), ``state`` (match and round flow),
 ``development``, ``feeding``, ``attack`` (phases and traits), ``views`` (E-7, wording).
+
+Seed readings beyond the digest: one attacking carnivore per player per feeding phase
+(``attack.ONE_ATTACK_PER_PHASE``); each paired-trait card fires at most once per action.
+Engine DECISIONs: animal ids are sequential and separate from card ids; the card under an
+animal is private to its owner, trait cards are public; paired-trait chains resolve
+automatically in card order; every defence is optional (``decline`` always offered), Running
+once per animal per attack; Tail Loss may drop any trait card of the animal (food beyond the
+new requirement is lost); Hibernation only on an unfed animal; fat is stored automatically;
+a paired trait scores +1 on each of its two animals; animals hold a food count (red and blue
+are not told apart once placed).
 """
 
 from __future__ import annotations
