@@ -27,7 +27,7 @@ from typing import Any
 from shared.games import all_games, get_game
 from shared.protocol import Game, State
 from worker.search import SearchBudget, search_move
-from worker.search.policies import Policy, playout, policy_for, random_policy
+from worker.search.policies import HEURISTICS, Policy, playout, policy_for, random_policy
 
 COMMAND = "python -m bench.bench_search " + " ".join(sys.argv[1:])
 
@@ -59,8 +59,8 @@ def positions(game: Game, players: int, count: int, seed: int = 0) -> list[tuple
     return picks
 
 
-def rate(work: Any, seconds: float) -> float:
-    """Calls of ``work()`` per second over about ``seconds``."""
+def timed(work: Any, seconds: float) -> tuple[int, float]:
+    """Calls of ``work()`` done in about ``seconds``, and the time they took."""
     done = 0
     start = time.perf_counter()
     while True:
@@ -68,11 +68,13 @@ def rate(work: Any, seconds: float) -> float:
         done += 1
         elapsed = time.perf_counter() - start
         if elapsed >= seconds:
-            return done / elapsed
+            return done, elapsed
 
 
 def measure(game: Game, state: State, seat: int, seconds: float,
-            policy: Policy | None = None) -> dict[str, float]:
+            policy: Policy | None = None, rounds: int = 5) -> dict[str, float]:
+    """The three rates, measured in interleaved slices so that load from other processes on
+    the machine hits all three alike."""
     play = policy or policy_for(game.id)
     view = state.view(seat)
     rng = random.Random(1)
@@ -84,30 +86,43 @@ def measure(game: Game, state: State, seat: int, seconds: float,
     def sampled() -> None:
         playout(game.sample_from_view(view, seat, rng), play, rng)
 
-    playout_rate = rate(raw, seconds)
-    sampled_rate = rate(sampled, seconds)
-    stats: dict[str, Any] = {}
-    search_move(game, view, seat, SearchBudget(10_000_000, seconds), random.Random(2), stats,
-                policy=play)
-    ismcts_rate = stats["iterations"] / stats["elapsed"]
-    return {"playout": playout_rate, "sampled": sampled_rate, "ismcts": ismcts_rate,
-            "ratio": ismcts_rate / playout_rate, "ratio_sampled": ismcts_rate / sampled_rate}
+    totals = {"playout": [0, 0.0], "sampled": [0, 0.0], "ismcts": [0, 0.0]}
+    piece = seconds / rounds
+    for index in range(rounds):
+        for name, work in (("playout", raw), ("sampled", sampled)):
+            done, took = timed(work, piece)
+            totals[name][0] += done
+            totals[name][1] += took
+        stats: dict[str, Any] = {}
+        search_move(game, view, seat, SearchBudget(10_000_000, piece), random.Random(index),
+                    stats, policy=play)
+        totals["ismcts"][0] += stats["iterations"]
+        totals["ismcts"][1] += stats["elapsed"]
+    rates = {name: done / took for name, (done, took) in totals.items()}
+    rates["ratio"] = rates["ismcts"] / rates["playout"]
+    rates["ratio_sampled"] = rates["ismcts"] / rates["sampled"]
+    return rates
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", nargs="*", default=None, help="game ids (default: all)")
     parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--seconds", type=float, default=3.0, help="per measurement")
+    parser.add_argument("--seconds", type=float, default=3.0,
+                        help="per rate and position, in 5 interleaved slices")
     parser.add_argument("--positions", type=int, default=3)
     parser.add_argument("--random-policy", action="store_true",
                         help="use the uniformly random policy even where a heuristic exists")
+    parser.add_argument("--heuristic", action="store_true",
+                        help="use the game's candidate heuristic policy, registered or not")
     args = parser.parse_args()
     games = [load_game(g) for g in args.games] if args.games else all_games()
     print(f"# {COMMAND}")
     for game in games:
         players = players_for(game, args.players)
         policy = random_policy if args.random_policy else policy_for(game.id)
+        if args.heuristic:
+            policy = HEURISTICS.get(game.id, policy)
         for index, (state, seat) in enumerate(positions(game, players, args.positions)):
             legal = len(state.legal_moves(seat))
             m = measure(game, state, seat, args.seconds, policy)

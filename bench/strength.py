@@ -13,7 +13,8 @@ first place counts as first; shared firsts are also listed separately as ``ties`
 Bot specs: ``random``; ``greedy`` (one ply on a sampled state, ``worker.bots.greedy_move``
 when present); ``easy`` / ``medium`` / ``hard`` (the levels); ``sims:N`` (N simulations);
 ``time:S`` (S seconds a move, no simulation limit: equal-time comparisons). A suffix ``/r``
-forces the uniformly random playout policy, ``/h`` the game's registered heuristic.
+forces the uniformly random playout policy, ``/h`` the game's candidate heuristic
+(``worker.search.policies.HEURISTICS``), registered or not.
 Matches run in ``--procs`` processes (default 2, one per core of the bench machine).
 """
 
@@ -31,7 +32,7 @@ from typing import Any
 from bench.bench_search import load_game
 from shared.protocol import Game, Move, State, View
 from worker.search import LEVELS, SearchBudget, search_move
-from worker.search.policies import Policy, policy_for, random_policy
+from worker.search.policies import HEURISTICS, Policy, policy_for, random_policy
 
 COMMAND = "python -m bench.strength " + " ".join(sys.argv[1:])
 
@@ -94,6 +95,8 @@ class Bot:
         policy: Policy = policy_for(game.id)
         if suffix == "r":
             policy = random_policy
+        elif suffix == "h":
+            policy = HEURISTICS[game.id]
         if name in LEVELS:
             budget = LEVELS[name]
         elif name.startswith("sims:"):

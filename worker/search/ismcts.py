@@ -43,7 +43,8 @@ EXPLORATION = 0.7  # UCB1 constant for rewards in [0, 1]; the usual ISMCTS choic
 class Node:
     """A tree node: the move edge into it, as statistics of the seat that made that move."""
 
-    __slots__ = ("actor", "avail", "children", "secret", "total", "visits")
+    __slots__ = ("actor", "actor_at", "avail", "children", "groups", "legal", "secret", "total",
+                 "visits")
 
     def __init__(self, actor: int) -> None:
         self.actor = actor  # seat whose move leads here; ``total`` is that seat's reward
@@ -54,6 +55,12 @@ class Node:
         # (actor, key) once another seat's choice here proved wholly secret to the searcher:
         # later visits then skip enumerating that seat's moves (see ``_iterate``).
         self.secret: tuple[int, str] | None = None
+        # The last legal-move list seen here and its moves grouped by observation: when the
+        # next determinization offers an equal list (a cheap C-level comparison), the groups
+        # are reused instead of asking the engine for every move's observation again.
+        self.legal: list[Move] | None = None
+        self.groups: dict[str, list[Move]] = {}
+        self.actor_at = -1  # the seat whose moves ``legal`` lists
 
 
 def rewards(result: Result) -> list[float]:
@@ -152,16 +159,20 @@ def _iterate(state: Any, root: Node, seat: int, play: Policy, rng: random.Random
                 node = child
                 seats = state.to_move()
                 continue
-        groups: dict[str, list[Move]] = {}
-        count = 0
-        for move in state.legal_moves(actor):
-            count += 1
-            key = state.observe_move(actor, move, seat)
-            group = groups.get(key)
-            if group is None:
-                groups[key] = [move]
-            else:
-                group.append(move)
+        legal = state.legal_moves(actor)
+        if node.actor_at == actor and node.legal == legal:
+            groups = node.groups
+        else:
+            groups = {}
+            for move in legal:
+                key = state.observe_move(actor, move, seat)
+                group = groups.get(key)
+                if group is None:
+                    groups[key] = [move]
+                else:
+                    group.append(move)
+            node.legal, node.groups, node.actor_at = list(legal), groups, actor
+        count = len(legal)
         children = node.children
         expanded = False
         if len(groups) == 1:
