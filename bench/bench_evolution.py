@@ -13,7 +13,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from shared.games import get_game  # noqa: E402
+from shared.games import get_game
 
 
 def main() -> None:
