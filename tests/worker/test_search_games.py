@@ -152,3 +152,20 @@ def test_evolution_defender_not_on_turn_drops_the_right_trait() -> None:
         move = search_move(get_game("evolution"), state.view(1), 1, SearchBudget(300, 60.0),
                            random.Random(seed))
         assert move == {"type": "defend", "trait": "tail_loss", "card": 28}
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.id)
+def test_heuristic_playout_policies_play_legal_moves_to_the_end(game: Game) -> None:
+    from worker.search.policies import HEURISTICS
+
+    policy = HEURISTICS.get(game.id)
+    if policy is None:
+        pytest.skip(f"no heuristic for {game.id}")
+    for players in sorted({game.min_players, min(4, game.max_players)}):
+        rng = random.Random(players)
+        state = game.new_state(players, game.resolve_options({}), rng)
+        while not state.is_over():
+            seat = state.to_move()[0]
+            move = policy(state, seat, rng)
+            assert move in state.legal_moves(seat)
+            state.apply(seat, move, rng)
