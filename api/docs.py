@@ -76,11 +76,13 @@ def markdown(text: str | None) -> Markup:
                 html.append(Markup("<pre><code>%s</code></pre>") % code)
             continue
         heading = re.match(r"(#{1,4}) (.*)", lines[0])
-        if heading and len(lines) == 1:
-            level = len(heading.group(1)) + 2
+        if heading:
+            level = len(heading.group(1)) + 1
             html.append(Markup(f"<h{level}>") + _inline(heading.group(2))
                         + Markup(f"</h{level}>"))
-            continue
+            lines = lines[1:]
+            if not lines:
+                continue
         numbered = re.match(r"\d+\. ", lines[0])
         if numbered or lines[0].startswith("- "):
             items: list[str] = []

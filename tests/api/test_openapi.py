@@ -212,6 +212,7 @@ def test_docs_page_names_every_path_and_serves_its_stylesheet(client: FlaskClien
             assert operation["summary"].replace("'", "&#39;") in page, (path, method)
     for name in SPEC["components"]["schemas"]:
         assert f'id="schema-{name}"' in page
+    assert "<h3>The flow</h3>" in page and "<ol><li><strong>Pick a game</strong>" in page
     assert not re.search(r"""(src|href)=["']?(https?:)?//""", page), "external asset"
     stylesheets = re.findall(r'<link rel="stylesheet" href="([^"]+)"', page)
     assert stylesheets == ["/static/docs.css"]
