@@ -29,8 +29,9 @@ def play_bot_turn(service: MatchService, match_id: str, seat: int, version: int,
         return "stale"  # the world moved on; a newer task (or none) is due
     bot = record.seats[seat]["bot"]
     cap = budget_of_bot(bot).time_cap if bot.get("kind") == "ismcts" else 0.0
-    if not service.store.claim_bot_turn(match_id, seat, version,
-                                        max(lease_seconds, cap + 30)):
+    # The lease outlives the search cap, so a live task is never duplicated; a task whose
+    # worker died frees the turn for the sweep once the lease expires.
+    if not service.store.claim_bot_turn(match_id, seat, version, cap + lease_seconds):
         return "claimed"
     game = get_game(record.game)
     state = game.state_from_json(json.loads(record.state))

@@ -1,0 +1,37 @@
+# Evo Arena — `make run` starts everything locally, `make test` runs every test.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+PYTEST_WORKERS ?= 2
+
+.PHONY: install run test lint bench bench-strength openapi clean
+
+$(STAMP): requirements.txt requirements-dev.txt constraints.txt
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt -c constraints.txt
+	touch $(STAMP)
+
+install: $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/python -m scripts.run
+
+test: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadgroup
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+
+openapi: $(STAMP)
+	$(BIN)/python -m openapi_spec_validator openapi.yaml
+
+bench: $(STAMP)
+	$(BIN)/python -m bench.run
+
+bench-strength: $(STAMP)
+	$(BIN)/python -m bench.strength
+
+clean:
+	rm -rf $(VENV) var .pytest_cache .ruff_cache

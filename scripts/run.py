@@ -1,0 +1,66 @@
+"""``make run``: start Redis (unless ``REDIS_URL`` is set), the API under gunicorn and one Celery
+worker (with its beat for the bot sweep) on this machine; Ctrl-C stops all three cleanly."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from scripts.localredis import start_redis
+
+ROOT = Path(__file__).resolve().parent.parent
+VAR = ROOT / "var"
+BIN = Path(sys.executable).parent
+
+
+def main() -> int:
+    env = dict(os.environ)
+    processes: list[tuple[str, subprocess.Popen[bytes]]] = []
+    if "REDIS_URL" not in env:
+        port = int(env.get("REDIS_PORT", 6379))
+        print(f"starting redis-server on 127.0.0.1:{port} (data in {VAR / 'redis'}, AOF on)")
+        processes.append(("redis", start_redis(VAR / "redis", port, quiet=False)))
+        env["REDIS_URL"] = f"redis://127.0.0.1:{port}/0"
+    port = env.get("PORT", "8000")
+    processes.append(("api", subprocess.Popen(
+        [str(BIN / "gunicorn"), "--config", str(ROOT / "gunicorn.conf.py"),
+         "--bind", f"0.0.0.0:{port}", "api.wsgi:app"], cwd=ROOT, env=env)))
+    VAR.mkdir(exist_ok=True)
+    processes.append(("worker", subprocess.Popen(
+        [str(BIN / "celery"), "-A", "worker.celery_app", "worker", "--beat",
+         "--schedule", str(VAR / "celerybeat-schedule"), "--loglevel", "info",
+         "--concurrency", env.get("WORKER_CONCURRENCY", "2")], cwd=ROOT, env=env)))
+    print(f"Evo Arena: API on http://127.0.0.1:{port} (docs at /docs); Ctrl-C stops it.")
+
+    stopping = False
+
+    def stop(*_: object) -> None:
+        nonlocal stopping
+        stopping = True
+
+    signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGTERM, stop)
+    while not stopping:
+        if any(p.poll() is not None for _, p in processes):
+            dead = [name for name, p in processes if p.poll() is not None]
+            print(f"{', '.join(dead)} exited; stopping the rest", file=sys.stderr)
+            break
+        time.sleep(0.5)
+    # Stop in reverse order (worker and API before Redis) so nothing writes to a dead store.
+    for name, process in reversed(processes):
+        if process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                print(f"{name} did not stop in 20 s; killing it", file=sys.stderr)
+                process.kill()
+    return 0 if stopping else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

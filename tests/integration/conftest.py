@@ -1,0 +1,143 @@
+"""The real stack for integration tests: gunicorn serving the API and Celery worker processes,
+both talking to the session's real redis-server (no eager mode, no mocked queue)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import requests
+
+from scripts.localredis import free_port
+
+ROOT = Path(__file__).resolve().parents[2]
+BIN = Path(sys.executable).parent
+
+pytestmark = pytest.mark.integration
+
+
+def stack_env(redis_url: str) -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(REDIS_URL=redis_url, BROKER_URL=redis_url, BOT_STALE_AFTER="2",
+               BOT_LEASE_SECONDS="3", PYTHONPATH=str(ROOT))
+    return env
+
+
+class Worker:
+    """A real Celery worker process (prefork pool, embedded beat for the sweep)."""
+
+    def __init__(self, redis_url: str, tmp: Path) -> None:
+        self.env = stack_env(redis_url)
+        self.tmp = tmp
+        self.process: subprocess.Popen[bytes] | None = None
+        self.log = tmp / "worker.log"
+
+    def start(self) -> None:
+        with open(self.log, "ab") as log:
+            self.process = subprocess.Popen(
+                [str(BIN / "celery"), "-A", "worker.celery_app", "worker", "--beat",
+                 "--schedule", str(self.tmp / "beat-schedule"), "--loglevel", "info",
+                 "--concurrency", "2", "--without-gossip", "--without-mingle"],
+                cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
+                start_new_session=True)
+
+    def kill(self) -> None:
+        """SIGKILL the worker and its pool children at once (a crash, not a shutdown)."""
+        if self.process and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+@pytest.fixture(scope="session")
+def api_url(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The API under gunicorn on a free port."""
+    port = free_port()
+    log = open(tmp_path_factory.mktemp("api") / "gunicorn.log", "wb")  # noqa: SIM115
+    process = subprocess.Popen(
+        [str(BIN / "gunicorn"), "--config", str(ROOT / "gunicorn.conf.py"), "--workers", "2",
+         "--bind", f"127.0.0.1:{port}", "api.wsgi:app"],
+        cwd=ROOT, env=stack_env(redis_url), stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            if requests.get(f"{url}/healthz", timeout=1).status_code == 200:
+                break
+        except requests.ConnectionError:
+            pass
+        if process.poll() is not None or time.monotonic() > deadline:
+            process.kill()
+            pytest.fail("gunicorn did not start")
+        time.sleep(0.1)
+    try:
+        yield url
+    finally:
+        process.terminate()
+        process.wait(timeout=15)
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def worker(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Worker]:
+    running = Worker(redis_url, tmp_path_factory.mktemp("worker"))
+    running.start()
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+class Client:
+    """A tiny HTTP client of the public API, as a third-party developer would write one."""
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.http = requests.Session()
+
+    def call(self, method: str, path: str, token: str | None = None, **kwargs: Any
+             ) -> requests.Response:
+        headers = kwargs.pop("headers", {})
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        return self.http.request(method, f"{self.base}{path}", headers=headers, timeout=70,
+                                 **kwargs)
+
+    def create(self, body: dict[str, Any]) -> dict[str, Any]:
+        response = self.call("POST", "/v1/matches", json=body)
+        assert response.status_code == 201, response.text
+        return response.json()
+
+    def match(self, match_id: str, token: str | None = None, **params: Any) -> dict[str, Any]:
+        response = self.call("GET", f"/v1/matches/{match_id}", token, params=params)
+        assert response.status_code == 200, response.text
+        return response.json()
+
+    def wait_finished(self, match_id: str, timeout: float) -> dict[str, Any]:
+        """Long-poll until the match is over (fails after ``timeout`` seconds)."""
+        deadline = time.monotonic() + timeout
+        match = self.match(match_id)
+        while match["status"] != "finished":
+            assert time.monotonic() < deadline, f"match not finished: {match['status']}, " \
+                                                f"v{match['version']}"
+            match = self.match(match_id, version=match["version"], wait=5)
+        return match
+
+
+@pytest.fixture
+def client(api_url: str) -> Client:
+    return Client(api_url)

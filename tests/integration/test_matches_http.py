@@ -1,0 +1,179 @@
+"""Savanna matches over real HTTP: gunicorn + real Redis + a real Celery worker process."""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+import time
+
+import pytest
+import requests
+
+from tests.integration.conftest import Client, Worker
+
+pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("integration")]
+
+
+def play_human_until_over(client: Client, match_id: str, token: str, seat: int,
+                          rng: random.Random, timeout: float = 180) -> dict:
+    """Drive one human seat with random legal moves, as a client would, until the end."""
+    deadline = time.monotonic() + timeout
+    match = client.match(match_id, token)
+    while match["status"] != "finished":
+        assert time.monotonic() < deadline, "match did not finish in time"
+        if seat not in match["to_move"]:
+            match = client.match(match_id, token, version=match["version"], wait=10)
+            continue
+        moves = client.call("GET", f"/v1/matches/{match_id}/moves", token).json()
+        if not moves["moves"]:  # the match moved on between the two reads
+            match = client.match(match_id, token)
+            continue
+        choice = rng.choice(moves["moves"])
+        body = ({"version": moves["version"], "move_id": choice["id"]} if rng.random() < 0.5
+                else {"version": moves["version"], "move": choice["move"]})
+        response = client.call("POST", f"/v1/matches/{match_id}/moves", token, json=body)
+        # In a simultaneous step a bot may have moved first: 409, read again and retry.
+        assert response.status_code in (200, 409), response.text
+        match = client.match(match_id, token)
+    return match
+
+
+def test_human_and_two_bots_play_to_the_end(client: Client, worker: Worker) -> None:
+    created = client.create({"game": "savanna", "seed": 11, "seats": [
+        {"kind": "human", "name": "Ada"},
+        {"kind": "bot", "bot": {"kind": "random"}},
+        {"kind": "bot", "bot": {"kind": "greedy"}}]})
+    token = created["tokens"][0]["token"]
+    view = client.match(created["id"], token)["view"]
+    assert len(view["hand"]) == 11
+    final = play_human_until_over(client, created["id"], token, 0, random.Random(1))
+    assert final["result"]["winners"] and len(final["result"]["scores"]) == 3
+    assert final["seed"] == 11  # revealed once over
+    events = client.call("GET", f"/v1/matches/{created['id']}/events").json()
+    assert events["redacted"] is False
+    picks = [e for e in events["events"] if e.get("move")]
+    assert len(picks) == 60  # 3 seats x 20 placements, every move logged once
+
+
+def test_four_bots_finish_on_their_own(client: Client, worker: Worker) -> None:
+    created = client.create({"game": "savanna", "seed": 12, "seats": [
+        {"kind": "bot", "bot": {"kind": "random"}}, {"kind": "bot", "bot": {"kind": "greedy"}},
+        {"kind": "bot", "bot": {"kind": "random"}}, {"kind": "bot", "bot": {"kind": "greedy"}}]})
+    final = client.wait_finished(created["id"], timeout=180)
+    assert sorted(final["result"]["ranking"])[0] == 1
+    assert all(len(final["view"]["savannas"][s]) == 20 for s in range(4))
+
+
+def test_worker_killed_mid_match_then_restarted_finishes(client: Client,
+                                                        worker: Worker) -> None:
+    created = client.create({"game": "savanna", "seed": 13, "seats": [
+        {"kind": "bot", "bot": {"kind": "greedy"}} for _ in range(4)]})
+    match = client.match(created["id"])
+    while match["version"] < 6:
+        match = client.match(created["id"], version=match["version"], wait=10)
+    worker.kill()
+    time.sleep(1.5)
+    stalled = client.match(created["id"])
+    assert stalled["status"] == "running", "the match ended before the worker was killed"
+    time.sleep(2)
+    assert client.match(created["id"])["version"] == stalled["version"]  # nobody plays
+    worker.start()
+    final = client.wait_finished(created["id"], timeout=180)
+    assert final["status"] == "finished"
+
+
+def test_twenty_concurrent_http_moves_one_wins(client: Client, worker: Worker) -> None:
+    created = client.create({"game": "savanna", "seats": [{"kind": "human"}] * 2})
+    token = created["tokens"][0]["token"]
+    moves = client.call("GET", f"/v1/matches/{created['id']}/moves", token).json()
+    barrier = threading.Barrier(20)
+    codes: list[int] = []
+
+    def submit(i: int) -> None:
+        session = requests.Session()
+        choice = moves["moves"][i % len(moves["moves"])]
+        body = {"version": moves["version"], "move_id": choice["id"]}
+        barrier.wait()
+        response = session.post(f"{client.base}/v1/matches/{created['id']}/moves", json=body,
+                                headers={"Authorization": f"Bearer {token}"}, timeout=30)
+        codes.append(response.status_code)
+
+    threads = [threading.Thread(target=submit, args=(i,)) for i in range(20)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(codes) == [200] + [409] * 19
+    log = client.call("GET", f"/v1/matches/{created['id']}/events", token).json()["events"]
+    assert [e["version"] for e in log] == [moves["version"] + 1]
+
+
+def test_idempotent_retry_applies_once(client: Client, worker: Worker) -> None:
+    created = client.create({"game": "savanna", "seats": [{"kind": "human"}] * 2})
+    token = created["tokens"][1]["token"]
+    moves = client.call("GET", f"/v1/matches/{created['id']}/moves", token).json()
+    body = {"version": moves["version"], "move_id": moves["moves"][0]["id"]}
+    headers = {"Idempotency-Key": "retry-me-1"}
+    first = client.call("POST", f"/v1/matches/{created['id']}/moves", token, json=body,
+                        headers=dict(headers))
+    second = client.call("POST", f"/v1/matches/{created['id']}/moves", token, json=body,
+                         headers=dict(headers))
+    assert first.status_code == second.status_code == 200
+    assert first.json() == second.json()
+    assert client.match(created["id"])["version"] == moves["version"] + 1
+
+
+def test_long_poll_returns_when_the_version_moves(client: Client, worker: Worker) -> None:
+    created = client.create({"game": "savanna", "seats": [{"kind": "human"}] * 2})
+    token = created["tokens"][0]["token"]
+    seen: dict = {}
+
+    def wait() -> None:
+        started = time.monotonic()
+        seen.update(client.match(created["id"], version=created["version"], wait=30))
+        seen["elapsed"] = time.monotonic() - started
+
+    waiter = threading.Thread(target=wait)
+    waiter.start()
+    time.sleep(0.5)
+    moves = client.call("GET", f"/v1/matches/{created['id']}/moves", token).json()
+    client.call("POST", f"/v1/matches/{created['id']}/moves", token,
+                json={"version": moves["version"], "move_id": moves["moves"][0]["id"]})
+    waiter.join(timeout=40)
+    assert seen["version"] == created["version"] + 1
+    assert seen["elapsed"] < 29  # woke on the change, not on the timeout
+
+
+def test_event_stream_reports_new_versions(client: Client, worker: Worker) -> None:
+    created = client.create({"game": "savanna", "seats": [{"kind": "human"}] * 2})
+    token = created["tokens"][0]["token"]
+    stream = client.http.get(f"{client.base}/v1/matches/{created['id']}/stream",
+                             params={"since": created["version"]}, stream=True, timeout=30)
+    assert stream.headers["Content-Type"].startswith("text/event-stream")
+    moves = client.call("GET", f"/v1/matches/{created['id']}/moves", token).json()
+    client.call("POST", f"/v1/matches/{created['id']}/moves", token,
+                json={"version": moves["version"], "move_id": moves["moves"][0]["id"]})
+    for line in stream.iter_lines(decode_unicode=True):
+        if line.startswith("data:"):
+            assert json.loads(line[5:])["version"] == created["version"] + 1
+            break
+    stream.close()
+
+
+def test_open_seat_joined_over_http(client: Client, worker: Worker) -> None:
+    created = client.create({"game": "savanna", "seats": [
+        {"kind": "open"}, {"kind": "bot", "bot": {"kind": "random"}}]})
+    assert created["status"] == "waiting"
+    joined = client.call("POST", f"/v1/matches/{created['id']}/join", json={"name": "Bo"})
+    assert joined.status_code == 201
+    token = joined.json()["token"]
+    final = play_human_until_over(client, created["id"], token, 0, random.Random(3))
+    assert final["status"] == "finished"
+
+
+def test_readiness(client: Client, worker: Worker) -> None:
+    assert client.call("GET", "/healthz").json() == {"status": "ok"}
+    ready = client.call("GET", "/readyz")
+    assert ready.status_code == 200 and ready.json()["checks"] == {"redis": True,
+                                                                   "broker": True}
