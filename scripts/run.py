@@ -8,13 +8,11 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 from scripts.localredis import start_redis
+from scripts.stack import ROOT, start_api, start_worker
 
-ROOT = Path(__file__).resolve().parent.parent
 VAR = ROOT / "var"
-BIN = Path(sys.executable).parent
 
 
 def main() -> int:
@@ -26,14 +24,10 @@ def main() -> int:
         processes.append(("redis", start_redis(VAR / "redis", port, quiet=False)))
         env["REDIS_URL"] = f"redis://127.0.0.1:{port}/0"
     port = env.get("PORT", "8000")
-    processes.append(("api", subprocess.Popen(
-        [str(BIN / "gunicorn"), "--config", str(ROOT / "gunicorn.conf.py"),
-         "--bind", f"0.0.0.0:{port}", "api.wsgi:app"], cwd=ROOT, env=env)))
+    processes.append(("api", start_api(env, f"0.0.0.0:{port}")))
     VAR.mkdir(exist_ok=True)
-    processes.append(("worker", subprocess.Popen(
-        [str(BIN / "celery"), "-A", "worker.celery_app", "worker", "--beat",
-         "--schedule", str(VAR / "celerybeat-schedule"), "--loglevel", "info",
-         "--concurrency", env.get("WORKER_CONCURRENCY", "2")], cwd=ROOT, env=env)))
+    processes.append(("worker", start_worker(env, VAR / "celerybeat-schedule",
+                                             concurrency=int(env.get("WORKER_CONCURRENCY", 2)))))
     print(f"Evo Arena: API on http://127.0.0.1:{port} (docs at /docs); Ctrl-C stops it.")
 
     stopping = False

@@ -192,9 +192,12 @@ class MatchService:
 
     # -- playing ----------------------------------------------------------------------------
     def submit_move(self, match_id: str, seat: int, expected_version: int,
-                    move: dict[str, Any] | str, idempotency_key: str | None = None
-                    ) -> dict[str, Any]:
-        """Validate and apply one move with a compare-and-set on ``expected_version``."""
+                    move: dict[str, Any] | str, idempotency_key: str | None = None,
+                    bot: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Validate and apply one move with a compare-and-set on ``expected_version``.
+
+        ``bot`` (kind, thinking time) is recorded in the log entry of a bot's move.
+        """
         fingerprint = hash_secret(json.dumps([seat, expected_version, move], sort_keys=True))
         if idempotency_key is not None:
             earlier = self._earlier_answer(match_id, idempotency_key, fingerprint)
@@ -224,6 +227,8 @@ class MatchService:
         self._advance(record, game, state, rng)
         entry = {"version": record.version, "seat": seat, "move": canonical, "label": label,
                  "events": events, "at": record.updated_at}
+        if bot is not None:
+            entry["bot"] = bot
         answer = {"version": record.version, "status": record.status,
                   "to_move": record.to_move, "move": canonical, "label": label,
                   "events": redact(entry, seat)["events"]}

@@ -46,7 +46,8 @@ def play_bot_turn(service: MatchService, match_id: str, seat: int, version: int,
         move = rng.choice(state.legal_moves(seat))
     thinking = time.monotonic() - started
     try:
-        service.submit_move(match_id, seat, version, move)
+        service.submit_move(match_id, seat, version, move,
+                            bot={"kind": bot.get("kind"), "think_seconds": round(thinking, 4)})
     except ServiceError as exc:
         service.store.release_bot_turn(match_id, seat, version)
         log.info("bot move dropped in match %s seat %s: %s", match_id, seat, exc.detail)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,9 +15,7 @@ import pytest
 import requests
 
 from scripts.localredis import free_port
-
-ROOT = Path(__file__).resolve().parents[2]
-BIN = Path(sys.executable).parent
+from scripts.stack import ROOT, start_api, start_worker, wait_healthy
 
 pytestmark = pytest.mark.integration
 
@@ -41,12 +38,8 @@ class Worker:
 
     def start(self) -> None:
         with open(self.log, "ab") as log:
-            self.process = subprocess.Popen(
-                [str(BIN / "celery"), "-A", "worker.celery_app", "worker", "--beat",
-                 "--schedule", str(self.tmp / "beat-schedule"), "--loglevel", "info",
-                 "--concurrency", "2", "--without-gossip", "--without-mingle"],
-                cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
-                start_new_session=True)
+            self.process = start_worker(self.env, self.tmp / "beat-schedule", log,
+                                        own_session=True)
 
     def kill(self) -> None:
         """SIGKILL the worker and its pool children at once (a crash, not a shutdown)."""
@@ -68,22 +61,9 @@ def api_url(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterato
     """The API under gunicorn on a free port."""
     port = free_port()
     log = open(tmp_path_factory.mktemp("api") / "gunicorn.log", "wb")  # noqa: SIM115
-    process = subprocess.Popen(
-        [str(BIN / "gunicorn"), "--config", str(ROOT / "gunicorn.conf.py"), "--workers", "2",
-         "--bind", f"127.0.0.1:{port}", "api.wsgi:app"],
-        cwd=ROOT, env=stack_env(redis_url), stdout=log, stderr=subprocess.STDOUT)
+    process = start_api(stack_env(redis_url), f"127.0.0.1:{port}", log, workers=2)
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            if requests.get(f"{url}/healthz", timeout=1).status_code == 200:
-                break
-        except requests.ConnectionError:
-            pass
-        if process.poll() is not None or time.monotonic() > deadline:
-            process.kill()
-            pytest.fail("gunicorn did not start")
-        time.sleep(0.1)
+    wait_healthy(url, process)
     try:
         yield url
     finally:

@@ -1,0 +1,1 @@
+"""Benchmarks (``make bench``): engine playout rates, search rates, service latency."""

@@ -1,0 +1,49 @@
+"""Starting the API (gunicorn) and a Celery worker as child processes: used by ``make run``,
+the integration tests and the latency benchmark, so all three run the same commands."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import IO
+
+import requests
+
+ROOT = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+
+
+def start_api(env: dict[str, str], bind: str, out: IO[bytes] | None = None,
+              workers: int | None = None) -> subprocess.Popen[bytes]:
+    args = [str(BIN / "gunicorn"), "--config", str(ROOT / "gunicorn.conf.py"), "--bind", bind]
+    if workers is not None:
+        args += ["--workers", str(workers)]
+    return subprocess.Popen([*args, "api.wsgi:app"], cwd=ROOT, env=env, stdout=out,
+                            stderr=subprocess.STDOUT if out else None)
+
+
+def start_worker(env: dict[str, str], schedule: Path, out: IO[bytes] | None = None,
+                 concurrency: int = 2, own_session: bool = False) -> subprocess.Popen[bytes]:
+    """A Celery worker with an embedded beat (the bot sweep); prefork pool."""
+    args = [str(BIN / "celery"), "-A", "worker.celery_app", "worker", "--beat",
+            "--schedule", str(schedule), "--loglevel", "info",
+            "--concurrency", str(concurrency), "--without-gossip", "--without-mingle"]
+    return subprocess.Popen(args, cwd=ROOT, env=env, stdout=out,
+                            stderr=subprocess.STDOUT if out else None,
+                            start_new_session=own_session)
+
+
+def wait_healthy(url: str, process: subprocess.Popen[bytes], timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            if requests.get(f"{url}/healthz", timeout=1).status_code == 200:
+                return
+        except requests.ConnectionError:
+            pass
+        if process.poll() is not None or time.monotonic() > deadline:
+            process.kill()
+            raise RuntimeError(f"the API at {url} did not start")
+        time.sleep(0.1)
