@@ -5,6 +5,7 @@ Run from the repository root, e.g.::
     .venv/bin/python -m bench.strength --game savanna --players 2 --matches 200 \\
         --pairing medium,random --pairing medium,greedy --pairing hard,medium
     .venv/bin/python -m bench.strength --game savanna --players 4 --pairing medium,random
+    .venv/bin/python -m bench.strength            # the standard plan (PLAN), every game
 
 A pairing ``A,B`` plays ``A`` in one seat and ``B`` in every other seat; match ``i`` (seeded
 by ``i``) puts ``A`` in seat ``i mod players``. The figure is A's first-place rate (a shared
@@ -30,6 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bench.bench_search import load_game
+from shared.games import all_games
 from shared.protocol import Game, Move, State, View
 from worker.search import LEVELS, SearchBudget, search_move
 from worker.search.policies import HEURISTICS, Policy, policy_for, random_policy
@@ -153,20 +155,30 @@ def run_pairing(game_id: str, players: int, a: str, b: str, matches: int, procs:
             f"{first_seed + matches - 1}")
 
 
+#: The standard figures: (players, A, B). ``python -m bench.strength`` alone runs them all for
+#: every registered game with ``--matches`` (default 200) each: hours on a 2-core machine.
+PLAN: tuple[tuple[int, str, str], ...] = (
+    (2, "medium", "random"), (4, "medium", "random"), (2, "medium", "greedy"),
+    (2, "hard", "medium"))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", required=True)
-    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--game", action="append", help="game id (default: every game)")
+    parser.add_argument("--players", type=int, default=2, help="seats for --pairing")
     parser.add_argument("--matches", type=int, default=200)
-    parser.add_argument("--pairing", action="append", required=True, help="A,B")
+    parser.add_argument("--pairing", action="append", help="A,B (default: the standard plan)")
     parser.add_argument("--procs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0, help="first match seed")
     args = parser.parse_args()
+    games = args.game or [game.id for game in all_games()]
+    plan = ([(args.players, *pairing.split(",", 1)) for pairing in args.pairing]
+            if args.pairing else list(PLAN))
     print(f"# {COMMAND}", flush=True)
-    for pairing in args.pairing:
-        a, b = pairing.split(",")
-        print(run_pairing(args.game, args.players, a, b, args.matches, args.procs, args.seed),
-              flush=True)
+    for game_id in games:
+        for players, a, b in plan:
+            print(run_pairing(game_id, int(players), a, b, args.matches, args.procs, args.seed),
+                  flush=True)
 
 
 if __name__ == "__main__":
