@@ -1,0 +1,47 @@
+"""The deployment files: docker-compose.yml against the Compose specification's JSON schema
+(vendored from docker-compose 1.29.2, Apache-2.0) plus what our compose file promises, and
+the Makefile / CI entry points."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import jsonschema
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+COMPOSE = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+
+
+def test_compose_file_matches_the_compose_spec() -> None:
+    schema = json.loads((ROOT / "tests/data/compose_spec.json").read_text())
+    jsonschema.Draft201909Validator(schema).validate(COMPOSE)
+
+
+def test_compose_services_and_health_checks() -> None:
+    services = COMPOSE["services"]
+    assert set(services) == {"redis", "api", "worker"}
+    assert all("healthcheck" in service for service in services.values())
+    assert "--appendonly" in services["redis"]["command"]
+    assert services["redis"]["command"][services["redis"]["command"].index("--appendonly") + 1] \
+        == "yes"
+    assert any(volume.endswith(":/data") for volume in services["redis"]["volumes"])
+    assert services["api"]["command"][0] == "gunicorn"
+    assert services["worker"]["command"][:3] == ["celery", "-A", "worker.celery_app"]
+
+
+@pytest.mark.skipif(shutil.which("docker-compose") is None,
+                    reason="docker-compose is not installed (the schema test still ran)")
+def test_docker_compose_config_accepts_it() -> None:
+    subprocess.run(["docker-compose", "-f", str(ROOT / "docker-compose.yml"), "config", "-q"],
+                   check=True)
+
+
+def test_ci_runs_make_test() -> None:
+    assert "make test" in (ROOT / ".ci/run").read_text()
+    readme = (ROOT / "README.md").read_text()
+    assert readme.index("make run") < 1200 and readme.index("make test") < 1200
