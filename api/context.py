@@ -34,6 +34,8 @@ def json_body(schema: Schema) -> dict[str, Any]:
         data = json.loads(raw or b"null")
     except (ValueError, UnicodeDecodeError) as exc:
         raise BadRequest(f"the body is not valid JSON: {exc}") from None
+    except RecursionError:
+        raise BadRequest("the body is nested too deeply") from None
     if not isinstance(data, dict):
         raise BadRequest("the body must be a JSON object")
     return schema.load(data)

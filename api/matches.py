@@ -89,7 +89,7 @@ def stream(match_id: str) -> Response:
     args = query(StreamQuery())
     record = service().load(match_id)
     last_id = request.headers.get("Last-Event-ID", "")
-    since = args.get("since", int(last_id) if last_id.isdigit() else None)
+    since = args.get("since", int(last_id) if last_id.isascii() and last_id.isdigit() else None)
     store, limit = service().store, settings().max_wait_seconds * 10
 
     def generate() -> Iterator[str]:
