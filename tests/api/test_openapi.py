@@ -405,6 +405,13 @@ def test_bot_seats_and_create_errors_follow_the_contract(client: FlaskClient) ->
     body = check(created, "/v1/matches", "POST")
     assert body["status"] == "running"
     assert body["seats"][1]["bot"] == {"kind": "ismcts", "level": "custom", "simulations": 50}
+    # A bot's move as the worker submits it (no worker runs here): its log entry has `bot`.
+    service = client.application.extensions["evo.service"]
+    move = service.legal_moves(service.load(body["id"]), 2)[0]
+    service.submit_move(body["id"], 2, body["version"], move["move"],
+                        bot={"kind": "random", "think_seconds": 0.001})
+    log = check(client.get(f"/v1/matches/{body['id']}/events"), MATCH + "/events", "GET")
+    assert log["events"][-1]["bot"]["kind"] == "random"
     for bad, field in (({"game": "nope", "seats": [{"kind": "human"}]}, "game"),
                        ({"game": "savanna", "seats": [{"kind": "human"}]}, "seats"),
                        ({"game": "savanna", "options": {"x": 1},
