@@ -425,3 +425,30 @@ def test_bot_seats_and_create_errors_follow_the_contract(client: FlaskClient) ->
     unknown = client.post("/v1/matches", json={"game": "savanna", "colour": "red",
                                                "seats": [{"kind": "human"}] * 2})
     assert check(unknown, "/v1/matches", "POST")["errors"] == {"colour": ["Unknown field."]}
+
+
+def test_every_registered_game_follows_the_contract(client: FlaskClient) -> None:
+    """For each game of the catalogue: create, read as a seat, list and play one move."""
+    games = check(client.get("/v1/games"), "/v1/games", "GET")["games"]
+    if not games:
+        pytest.skip("no game is registered yet")
+    for game in games:
+        seats = [{"kind": "human"}] * game["min_players"]
+        created = check(client.post("/v1/matches", json={"game": game["id"], "seed": 3,
+                                                         "seats": seats}),
+                        "/v1/matches", "POST")
+        assert created["view"]["game"] == game["id"]
+        assert created["rules_version"] == game["rules_version"]
+        seat = created["to_move"][0]
+        auth = {"Authorization": f"Bearer {created['tokens'][seat]['token']}"}
+        url = f"/v1/matches/{created['id']}"
+        seen = check(client.get(url, headers=auth), MATCH, "GET")
+        assert seen["you"] == seat and seen["view"]["seat"] == seat
+        moves = check(client.get(f"{url}/moves", headers=auth), MATCH + "/moves", "GET")
+        assert moves["moves"], game["id"]
+        answer = check(client.post(f"{url}/moves", headers=auth, json={
+            "version": moves["version"], "move": moves["moves"][0]["move"]}),
+            MATCH + "/moves", "POST")
+        assert answer["version"] == moves["version"] + 1
+        check(client.get(f"{url}/events", headers=auth), MATCH + "/events", "GET")
+        check(client.get(f"{url}/events"), MATCH + "/events", "GET")
