@@ -14,7 +14,7 @@ from shared.service import MatchService
 
 
 class BadRequest(ServiceError):
-    status, title = 400, "Bad request"
+    status = 400
 
 
 def service() -> MatchService:
@@ -42,6 +42,10 @@ def json_body(schema: Schema) -> dict[str, Any]:
 
 
 def query(schema: Schema) -> dict[str, Any]:
+    """The query string validated by ``schema``; a parameter given twice is a 400."""
+    repeated = sorted(key for key, values in request.args.lists() if len(values) > 1)
+    if repeated:
+        raise BadRequest(f"query parameter(s) given more than once: {', '.join(repeated)}")
     return schema.load(request.args.to_dict())
 
 

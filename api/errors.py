@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from http import HTTPStatus
 from typing import Any
 
 from flask import Flask, Response, json
@@ -16,7 +17,15 @@ log = logging.getLogger(__name__)
 PROBLEM = "application/problem+json"
 
 
-def problem(status: int, title: str, detail: str, **extra: Any) -> Response:
+# RFC 9110 reason phrases: with ``type: about:blank`` the title is the status's phrase.
+TITLES = {400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found",
+          405: "Method Not Allowed", 409: "Conflict", 413: "Content Too Large",
+          422: "Unprocessable Content", 500: "Internal Server Error",
+          503: "Service Unavailable"}
+
+
+def problem(status: int, detail: str, **extra: Any) -> Response:
+    title = TITLES.get(status) or HTTPStatus(status).phrase
     body = {"type": "about:blank", "title": title, "status": status, "detail": detail, **extra}
     return Response(json.dumps(body), status=status, mimetype=PROBLEM)
 
@@ -24,19 +33,19 @@ def problem(status: int, title: str, detail: str, **extra: Any) -> Response:
 def register(app: Flask) -> None:
     @app.errorhandler(ServiceError)
     def service_error(exc: ServiceError) -> Response:
-        return problem(exc.status, exc.title, exc.detail, **exc.extra)
+        return problem(exc.status, exc.detail, **exc.extra)
 
     @app.errorhandler(ValidationError)
     def validation_error(exc: ValidationError) -> Response:
         messages = exc.normalized_messages()
-        return problem(422, "Invalid request", _summary(messages), errors=messages)
+        return problem(422, _summary(messages), errors=messages)
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException) -> Response:
         detail = exc.description or exc.name
         if exc.code == 413:
             detail = f"the body is larger than {app.config['MAX_CONTENT_LENGTH']} bytes"
-        response = problem(exc.code or 500, exc.name, detail)
+        response = problem(exc.code or 500, detail)
         if exc.code == 405 and exc.valid_methods:
             response.headers["Allow"] = ", ".join(exc.valid_methods)
         return response
@@ -44,14 +53,12 @@ def register(app: Flask) -> None:
     @app.errorhandler(RedisError)
     def redis_error(exc: RedisError) -> Response:
         log.error("redis unavailable: %s", exc)
-        return problem(503, "Service unavailable", "the match store is unreachable; retry "
-                       "later")
+        return problem(503, "the match store is unreachable; retry later")
 
     @app.errorhandler(Exception)
     def unexpected(exc: Exception) -> Response:  # never a stack trace to the client
         log.exception("unhandled error")
-        return problem(500, "Internal server error", "an unexpected error occurred; it has "
-                       "been logged")
+        return problem(500, "an unexpected error occurred; it has been logged")
 
 
 def _summary(messages: Any, prefix: str = "") -> str:

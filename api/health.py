@@ -23,7 +23,7 @@ def readyz() -> dict[str, object] | Response:
     checks = {"redis": _redis_ok(), "broker": broker_reachable(settings().broker_url)}
     if all(checks.values()):
         return {"status": "ready", "checks": checks}
-    return problem(503, "Not ready", "a dependency is unreachable", checks=checks)
+    return problem(503, "a dependency is unreachable", checks=checks)
 
 
 def _redis_ok() -> bool:

@@ -19,7 +19,23 @@ class StrictInt(fields.Integer):
 
 
 class QueryInt(fields.Integer):
-    """An integer from a query string (digits only)."""
+    """A non-negative integer from a query string: ASCII digits only (no sign, no ``_``)."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int:
+        if not (isinstance(value, str) and value.isascii() and value.isdigit()
+                and len(value) <= 18):
+            raise ValidationError("Not a valid integer.")
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
+def printable_utf8(value: str) -> None:
+    """Names must be valid UTF-8 (no lone surrogates) and printable."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ValidationError("Must be valid Unicode text.") from None
+    if not value.isprintable() or not value.strip():
+        raise ValidationError("Must be printable text, not only spaces.")
 
 
 class BotSchema(Schema):
@@ -36,7 +52,7 @@ class SeatSchema(Schema):
         unknown = RAISE
 
     kind = fields.String(required=True, validate=validate.OneOf(["human", "open", "bot"]))
-    name = fields.String(validate=validate.Length(1, 40))
+    name = fields.String(validate=[validate.Length(1, 40), printable_utf8])
     bot = fields.Nested(BotSchema)
 
     @validates_schema
@@ -65,7 +81,7 @@ class JoinSchema(Schema):
         unknown = RAISE
 
     seat = StrictInt(validate=validate.Range(0, 7))
-    name = fields.String(validate=validate.Length(1, 40))
+    name = fields.String(validate=[validate.Length(1, 40), printable_utf8])
 
 
 class SubmitMoveSchema(Schema):
@@ -88,6 +104,12 @@ class ReadMatchQuery(Schema):
 
     version = QueryInt(validate=validate.Range(0))
     wait = fields.Float(validate=validate.Range(0, 60), allow_nan=False)
+
+    @validates_schema
+    def wait_needs_version(self, data: dict[str, Any], **_: Any) -> None:
+        if "wait" in data and "version" not in data:
+            raise ValidationError("'wait' needs 'version': the version you already have",
+                                  "wait")
 
 
 class EventsQuery(Schema):

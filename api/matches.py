@@ -37,8 +37,8 @@ def create_match() -> tuple[dict[str, Any], int, dict[str, str]]:
 @bp.get("/<match_id>")
 def read_match(match_id: str) -> dict[str, Any]:
     args = query(ReadMatchQuery())
-    seat = service().authenticate(match_id, bearer_token(), required=False)
     record = service().load(match_id)
+    seat = service().authenticate(match_id, bearer_token(), required=False)
     if "wait" in args and args.get("version") == record.version:
         wait = min(args["wait"], settings().max_wait_seconds)
         if service().store.wait_for_change(match_id, record.version, wait) != record.version:
@@ -55,14 +55,15 @@ def join_match(match_id: str) -> tuple[dict[str, Any], int]:
 
 @bp.get("/<match_id>/moves")
 def legal_moves(match_id: str) -> dict[str, Any]:
-    seat = service().authenticate(match_id, bearer_token(), required=True)
     record = service().load(match_id)
+    seat = service().authenticate(match_id, bearer_token(), required=True)
     return {"version": record.version, "seat": seat, "status": record.status,
             "to_move": record.to_move, "moves": service().legal_moves(record, seat)}
 
 
 @bp.post("/<match_id>/moves")
 def submit_move(match_id: str) -> dict[str, Any]:
+    service().load(match_id)  # an unknown match is a 404 before any token check
     seat = service().authenticate(match_id, bearer_token(), required=True)
     body = json_body(SubmitMoveSchema())
     key = request.headers.get("Idempotency-Key")
@@ -76,8 +77,8 @@ def submit_move(match_id: str) -> dict[str, Any]:
 @bp.get("/<match_id>/events")
 def events(match_id: str) -> dict[str, Any]:
     args = query(EventsQuery())
-    seat = service().authenticate(match_id, bearer_token(), required=False)
     record = service().load(match_id)
+    seat = service().authenticate(match_id, bearer_token(), required=False)
     return {"version": record.version, "status": record.status, "redacted":
             record.status != "finished", "events": service().events(record, seat,
                                                                     args["since"])}

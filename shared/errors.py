@@ -6,10 +6,9 @@ from typing import Any
 
 
 class ServiceError(Exception):
-    """Base: ``status`` and ``title`` name the HTTP problem; the message is the detail."""
+    """Base: ``status`` is the HTTP status of the problem; the message is its detail."""
 
     status = 400
-    title = "Bad request"
 
     def __init__(self, detail: str, **extra: Any) -> None:
         super().__init__(detail)
@@ -18,24 +17,24 @@ class ServiceError(Exception):
 
 
 class NotFound(ServiceError):
-    status, title = 404, "Not found"
+    status = 404
 
 
 class Unauthorized(ServiceError):
-    status, title = 401, "Unauthorized"
+    status = 401
 
 
 class Forbidden(ServiceError):
-    status, title = 403, "Forbidden"
+    status = 403
 
 
 class Conflict(ServiceError):
-    status, title = 409, "Conflict"
+    status = 409
 
 
 class Unprocessable(ServiceError):
-    status, title = 422, "Unprocessable content"
+    status = 422
 
 
 class Unavailable(ServiceError):
-    status, title = 503, "Service unavailable"
+    status = 503

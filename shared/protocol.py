@@ -168,11 +168,7 @@ class State(ABC):
                     return move
             raise IllegalMove(f"no legal move has id {move_or_id!r}")
         for move in legal:
-            if move == move_or_id:
-                return move
-        wanted = self.move_id(move_or_id) if "type" in move_or_id else None
-        for move in legal:
-            if self.move_id(move) == wanted:
+            if move == move_or_id:  # exact: a "0" where 0 belongs is not the same move
                 return move
         raise IllegalMove(self.explain_illegal(seat, move_or_id))
 

@@ -17,6 +17,7 @@ from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
 from api import create_app
+from api.errors import TITLES
 from shared.config import Settings
 from tests.api.test_openapi import component
 
@@ -57,6 +58,7 @@ def assert_problem(response: TestResponse, status: int, *, mentions: str = "") -
     body = json.loads(text)
     component("Problem").validate(body)
     assert body["status"] == status and body["detail"].strip()
+    assert body["title"] == TITLES[status]  # about:blank: the title is the status phrase
     assert mentions.lower() in body["detail"].lower(), body["detail"]
     assert "Traceback" not in text
     return body
@@ -286,12 +288,47 @@ def test_unknown_things_are_404(client: FlaskClient, method: str, path: str,
     assert_problem(client.open(path, method=method, **kwargs), 404)
 
 
-def test_unknown_match_with_a_token_is_refused(client: FlaskClient,
-                                               match: dict[str, Any]) -> None:
-    """The token is checked before the match is looked up (403/401, not 404): see report."""
+def test_unknown_match_is_404_whatever_the_token(client: FlaskClient,
+                                                 match: dict[str, Any]) -> None:
+    """The match is looked up before the token is checked."""
     url = "/v1/matches/0123456789abcdef"
-    assert client.get(url, headers=match["auth"]).status_code in (403, 404)
-    assert client.get(f"{url}/moves").status_code in (401, 404)
+    assert_problem(client.get(url, headers=match["auth"]), 404)
+    assert_problem(client.get(f"{url}/moves"), 404)
+    assert_problem(client.get(f"{url}/events", headers=match["auth"]), 404)
+    assert_problem(client.post(f"{url}/moves", json={"version": 1, "move_id": "x"}), 404)
+
+
+@pytest.mark.parametrize("query", ["since=1_0", "since=%201", "since=%2B1", "since=-1",
+                                   "since=1.0", "since=%C2%B2"])
+def test_query_integers_are_plain_digits(client: FlaskClient, match: dict[str, Any],
+                                         query: str) -> None:
+    assert_problem(client.get(f"/v1/matches/{match['id']}/events?{query}"), 422)
+
+
+def test_repeated_query_parameter_is_400(client: FlaskClient, match: dict[str, Any]) -> None:
+    response = client.get(f"/v1/matches/{match['id']}/events?since=1&since=2")
+    assert_problem(response, 400, mentions="since")
+
+
+def test_wait_without_version_is_422(client: FlaskClient, match: dict[str, Any]) -> None:
+    assert_problem(client.get(f"/v1/matches/{match['id']}?wait=5"), 422, mentions="version")
+
+
+def test_seat_name_must_be_valid_text(client: FlaskClient) -> None:
+    for name in ("\ud800", "   ", "tab\there"):
+        body = {"game": "savanna", "seats": [{"kind": "human", "name": name},
+                                             {"kind": "human"}]}
+        assert_problem(client.post("/v1/matches", json=body), 422)
+
+
+def test_move_object_must_match_exactly(client: FlaskClient, match: dict[str, Any]) -> None:
+    """A string where the move has an int is not that move (no lenient matching by id)."""
+    moves = client.get(f"/v1/matches/{match['id']}/moves", headers=match["auth"]).get_json()
+    move = dict(moves["moves"][0]["move"])
+    move["row"] = str(move["row"])
+    response = client.post(f"/v1/matches/{match['id']}/moves", headers=match["auth"],
+                           json={"version": moves["version"], "move": move})
+    assert_problem(response, 422, mentions="illegal")
 
 
 @pytest.mark.parametrize(("method", "path"), [
