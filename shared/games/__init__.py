@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import importlib
+
 from shared.protocol import Game
 
+# Engine modules (under shared.games) that register themselves when imported.
+BUILTIN = ("savanna", "evolution")
 _GAMES: dict[str, Game] = {}
 
 
@@ -24,17 +28,6 @@ def all_games() -> list[Game]:
 
 
 def _load_builtin() -> None:
-    # Imported lazily so that importing one engine never pulls in the others' data.
-    if _GAMES:
-        return
-    import importlib
-
-    for module in _BUILTIN:
-        try:
-            importlib.import_module(f"shared.games.{module}")
-        except ModuleNotFoundError as exc:  # an engine not yet written
-            if exc.name != f"shared.games.{module}":
-                raise
-
-
-_BUILTIN = ("savanna", "evolution")
+    # Imported on first use so that importing one engine never loads the others' data.
+    for module in BUILTIN:
+        importlib.import_module(f"shared.games.{module}")
