@@ -5,10 +5,8 @@ Runs the real app (Flask's test client) against a real Redis (the ``redis_url`` 
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import random
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -16,26 +14,11 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-from api import create_app
 from api.errors import TITLES
-from shared.config import Settings
 from tests.api.test_openapi import component
 
 PROBLEM = "application/problem+json"
 TWO_HUMANS = {"game": "savanna", "seats": [{"kind": "human"}, {"kind": "human"}]}
-
-
-@pytest.fixture(scope="module")
-def app(redis_url: str) -> Flask:
-    settings = dataclasses.replace(Settings.from_env(), redis_url=redis_url,
-                                   broker_url=redis_url)
-    return create_app(settings)
-
-
-@pytest.fixture
-def client(app: Flask) -> Iterator[FlaskClient]:
-    with app.test_client() as test_client:
-        yield test_client
 
 
 @pytest.fixture

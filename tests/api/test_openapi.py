@@ -38,19 +38,6 @@ AUTO_METHODS = {"HEAD", "OPTIONS"}  # added by Flask to every route; not documen
 
 # -- fixtures ------------------------------------------------------------------------------
 
-@pytest.fixture(scope="module")
-def app(redis_url: str) -> Flask:
-    settings = dataclasses.replace(Settings.from_env(), redis_url=redis_url,
-                                   broker_url=redis_url)
-    return create_app(settings)
-
-
-@pytest.fixture
-def client(app: Flask) -> Iterator[FlaskClient]:
-    with app.test_client() as test_client:
-        yield test_client
-
-
 # -- helpers -------------------------------------------------------------------------------
 
 def _resolve(node: dict[str, Any]) -> dict[str, Any]:
