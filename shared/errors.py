@@ -34,7 +34,3 @@ class Conflict(ServiceError):
 
 class Unprocessable(ServiceError):
     status = 422
-
-
-class Unavailable(ServiceError):
-    status = 503
