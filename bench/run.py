@@ -1,0 +1,32 @@
+"""``make bench``: every quick benchmark in turn, each printing its figures and its command.
+
+Engine random-play rates (one core), ISMCTS simulation rates against playout rates, and
+the queue overhead of a bot reply through the real service. Bot strength is slow and has
+its own target (``make bench-strength``).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+BENCHES = [
+    ["bench.bench_savanna", "--seconds", "10"],
+    ["bench.bench_evolution", "--seconds", "10"],
+    ["bench.bench_search", "--players", "4", "--seconds", "3"],
+    ["bench.bench_latency", "--samples", "200"],
+]
+
+
+def main() -> int:
+    failed = 0
+    for module, *args in BENCHES:
+        command = [sys.executable, "-m", module, *args]
+        print(f"$ python -m {module} {' '.join(args)}", flush=True)
+        failed |= subprocess.run(command).returncode
+        print(flush=True)
+    return failed
+
+
+if __name__ == "__main__":
+    sys.exit(main())
