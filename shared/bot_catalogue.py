@@ -17,14 +17,18 @@ class SearchBudget:
     time_cap: float
 
 
+# Measured rates behind these numbers: ``worker/search/levels.py`` and the README.
 LEVELS: dict[str, SearchBudget] = {
-    "easy": SearchBudget(simulations=100, time_cap=5.0),
-    "medium": SearchBudget(simulations=1_000, time_cap=20.0),
-    "hard": SearchBudget(simulations=10_000, time_cap=90.0),
+    "easy": SearchBudget(simulations=100, time_cap=2.0),
+    "medium": SearchBudget(simulations=1_000, time_cap=10.0),
+    "hard": SearchBudget(simulations=10_000, time_cap=60.0),
 }
 MAX_SIMULATIONS = 20_000
 # Seconds per 1,000 simulations allowed to a custom budget before its cap stops it.
-CUSTOM_CAP_PER_1000 = 10.0
+CUSTOM_CAP_PER_1000 = 6.0
+# The longest any search may run: the worker's task time limit is set just above it.
+LONGEST_CAP = max(max(b.time_cap for b in LEVELS.values()),
+                  MAX_SIMULATIONS / 1000 * CUSTOM_CAP_PER_1000)
 
 BOT_KINDS: dict[str, dict[str, object]] = {
     "random": {"description": "Plays a uniformly random legal move.", "levels": []},
