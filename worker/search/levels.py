@@ -3,11 +3,12 @@
 A level is a number of ISMCTS simulations; its wall-clock cap only guards against a slow
 machine or a big match (the simulation count normally ends the search, which keeps a seeded
 bot reproducible). Measured on the 2-core bench machine (``python -m bench.bench_search``),
-one core: Savanna runs about 2,400-2,900 simulations/s with 2 seats, 1,400-1,850 with 4,
-800 with 6; Evolution about 650-1,100 with 2 seats, 400-970 with 4, 170-570 with 6. Hence:
+one core: Savanna (uniform playouts) runs about 2,500-2,900 simulations/s with 2 seats,
+1,400-1,900 with 4, ~800 with 6; Evolution (feeding-first playouts) 430-810 with 2 or 4
+seats and a few hundred with 6-8. Hence:
 
 * ``easy``   100 simulations: a tenth of a second in 2-4 seat games, at most ~0.6 s; cap 2 s.
-* ``medium`` 1,000: ~0.4-2.5 s a move for 2-4 seats (~5 s for 6-seat Evolution); cap 10 s.
+* ``medium`` 1,000: ~0.3-2.3 s a move for 2-4 seats (~5 s for 6-seat Evolution); cap 10 s.
 * ``hard``   10,000: ~4-25 s a move for 2-4 seats; the 60 s cap binds only in the biggest
   Evolution matches (6-8 seats), where the bot then plays on a time budget.
 
