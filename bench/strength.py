@@ -11,8 +11,8 @@ A pairing ``A,B`` plays ``A`` in one seat and ``B`` in every other seat; match `
 by ``i``) puts ``A`` in seat ``i mod players``. The figure is A's first-place rate (a shared
 first place counts as first; shared firsts are also listed separately as ``ties``).
 
-Bot specs: ``random``; ``greedy`` (one ply on a sampled state, ``worker.bots.greedy_move``
-when present); ``easy`` / ``medium`` / ``hard`` (the levels); ``sims:N`` (N simulations);
+Bot specs: ``random``; ``greedy`` (``worker.bots.greedy_move``, the bot the worker runs
+); ``easy`` / ``medium`` / ``hard`` (the levels); ``sims:N`` (N simulations);
 ``time:S`` (S seconds a move, no simulation limit: equal-time comparisons). A suffix ``/r``
 forces the uniformly random playout policy, ``/h`` the game's candidate heuristic
 (``worker.search.policies.HEURISTICS``), registered or not.
@@ -33,6 +33,7 @@ from typing import Any
 from bench.bench_search import load_game
 from shared.games import all_games
 from shared.protocol import Game, Move, State, View
+from worker.bots import greedy_move
 from worker.search import LEVELS, SearchBudget, search_move
 from worker.search.policies import HEURISTICS, Policy, policy_for, random_policy
 
@@ -48,29 +49,6 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
     return (max(0.0, centre - half), min(1.0, centre + half))
-
-
-def _local_greedy(game: Game, view: View, seat: int, rng: random.Random) -> Move:
-    state = game.sample_from_view(view, seat, rng)
-    best: list[Move] = []
-    best_value = float("-inf")
-    for move in state.legal_moves(seat):
-        trial = state.clone()
-        trial.apply(seat, move, random.Random(rng.random()))
-        value = game.greedy_value(trial, seat)
-        if value > best_value:
-            best, best_value = [move], value
-        elif value == best_value:
-            best.append(move)
-    return rng.choice(best)
-
-
-def _greedy() -> Any:
-    try:
-        from worker.bots import greedy_move
-    except ImportError:
-        return _local_greedy
-    return greedy_move
 
 
 @dataclass
@@ -93,7 +71,7 @@ class Bot:
             state = game.sample_from_view(view, seat, rng)
             return rng.choice(state.legal_moves(seat))
         if name == "greedy":
-            return _greedy()(game, view, seat, rng)
+            return greedy_move(game, view, seat, rng)
         policy: Policy = policy_for(game.id)
         if suffix == "r":
             policy = random_policy

@@ -14,7 +14,13 @@ class SearchBudget:
     """
 
     simulations: int
-    time_cap: float
+    time_cap: float  # seconds
+
+    def __post_init__(self) -> None:
+        if self.simulations < 1:
+            raise ValueError("simulations must be at least 1")
+        if self.time_cap <= 0:
+            raise ValueError("time_cap must be positive")
 
 
 # Measured rates behind these numbers: ``worker/search/levels.py`` and the README.
