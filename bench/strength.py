@@ -11,8 +11,8 @@ A pairing ``A,B`` plays ``A`` in one seat and ``B`` in every other seat; match `
 by ``i``) puts ``A`` in seat ``i mod players``. The figure is A's first-place rate (a shared
 first place counts as first; shared firsts are also listed separately as ``ties``).
 
-Bot specs: ``random``; ``greedy`` (``worker.bots.greedy_move``, the bot the worker runs
-); ``easy`` / ``medium`` / ``hard`` (the levels); ``sims:N`` (N simulations);
+Bot specs: ``random``; ``greedy`` (``worker.bots.greedy_move``, the bot the worker runs);
+``easy`` / ``medium`` / ``hard`` (the levels); ``sims:N`` (N simulations);
 ``time:S`` (S seconds a move, no simulation limit: equal-time comparisons). A suffix ``/r``
 forces the uniformly random playout policy, ``/h`` the game's candidate heuristic
 (``worker.search.policies.HEURISTICS``), registered or not.
