@@ -38,22 +38,23 @@ def play_bot_turn(service: MatchService, match_id: str, seat: int, version: int,
     view = state.view(seat)
     rng = bot_rng(record.seed, version, seat)
     started = time.monotonic()
+    note: dict[str, object] = {"kind": bot.get("kind")}
     try:
         move = choose_move(game, view, seat, bot, rng)
     except Exception:  # a failing search must never hold the match hostage
         log.exception("bot %s failed in match %s seat %s; playing a random legal move",
                       bot, match_id, seat)
         move = rng.choice(state.legal_moves(seat))
-    thinking = time.monotonic() - started
+        note["fallback"] = True
+    note["think_seconds"] = round(time.monotonic() - started, 4)
     try:
-        service.submit_move(match_id, seat, version, move,
-                            bot={"kind": bot.get("kind"), "think_seconds": round(thinking, 4)})
+        service.submit_move(match_id, seat, version, move, bot=note)
     except ServiceError as exc:
         service.store.release_bot_turn(match_id, seat, version)
         log.info("bot move dropped in match %s seat %s: %s", match_id, seat, exc.detail)
         return "conflict"
     log.info("bot %s played in match %s seat %s v%s after %.3fs", bot.get("kind"), match_id,
-             seat, version, thinking)
+             seat, version, note["think_seconds"])
     return "played"
 
 

@@ -177,3 +177,17 @@ def test_readiness(client: Client, worker: Worker) -> None:
     ready = client.call("GET", "/readyz")
     assert ready.status_code == 200 and ready.json()["checks"] == {"redis": True,
                                                                    "broker": True}
+
+
+def test_search_bots_play_in_the_worker(client: Client, worker: Worker) -> None:
+    """ISMCTS bots (easy level and a custom budget) move through the real worker."""
+    created = client.create({"game": "savanna", "seed": 21, "seats": [
+        {"kind": "human"}, {"kind": "bot", "bot": {"kind": "ismcts", "level": "easy"}},
+        {"kind": "bot", "bot": {"kind": "ismcts", "simulations": 30}}]})
+    token = created["tokens"][0]["token"]
+    final = play_human_until_over(client, created["id"], token, 0, random.Random(5))
+    log = client.call("GET", f"/v1/matches/{created['id']}/events").json()["events"]
+    bot_moves = [e for e in log if e.get("bot")]
+    assert {e["bot"]["kind"] for e in bot_moves} == {"ismcts"}
+    assert not any(e["bot"].get("fallback") for e in bot_moves)  # searched, not fell back
+    assert len(bot_moves) == 40 and final["status"] == "finished"

@@ -72,6 +72,7 @@ def test_failing_search_falls_back_to_a_legal_move(service: MatchService,
         assert turns.play_bot_turn(service, record.id, seat, record.version, 5) == "played"
     assert "search exploded" in caplog.text
     assert service.load(record.id).version == record.version + 1
+    assert service.store.log(record.id)[-1]["bot"]["fallback"] is True
 
 
 def test_bot_receives_only_its_seats_view(service: MatchService,
