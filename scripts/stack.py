@@ -35,7 +35,7 @@ def start_worker(env: dict[str, str], schedule: Path, out: IO[bytes] | None = No
                             start_new_session=own_session)
 
 
-def wait_healthy(url: str, process: subprocess.Popen[bytes], timeout: float = 30) -> None:
+def wait_healthy(url: str, process: subprocess.Popen[bytes], timeout: float = 90) -> None:
     deadline = time.monotonic() + timeout
     while True:
         try:

@@ -11,7 +11,8 @@ they hold. Conventions (see DESIGN.md):
 * ``apply(seat, move, rng)`` mutates the state and returns the events it caused. An event is a
   JSON object with a ``type``; an optional ``audience`` (list of seats) restricts it to those
   seats while the match runs. Engines emit a public counterpart for private events where the
-  public may know that *something* happened ("seat 2 chose a card").
+  public may know that *something* happened ("seat 2 chose a card"); it carries
+  ``exclude: [seat]`` so the seat that got the private event does not see the news twice.
 * Randomness comes only from the ``rng`` passed in (a :class:`random.Random`).
 * ``view(seat)`` is exactly what that seat may know (``None``: a spectator). It is JSON-ready.
 * ``Game.sample_from_view(view, seat, rng)`` builds a full state consistent with that view,

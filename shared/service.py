@@ -282,13 +282,15 @@ def redact(entry: dict[str, Any], seat: int | None) -> dict[str, Any]:
     """A log entry as ``seat`` may see it while the match runs.
 
     The move itself is shown only to the seat that made it (a draft pick is secret); others
-    learn what the engine's public events say. Events with an ``audience`` reach only it.
+    learn what the engine's public events say. Events with an ``audience`` reach only it;
+    a public counterpart with ``exclude`` skips the seats that got the private event.
     """
     out = {key: value for key, value in entry.items() if key not in ("move", "label", "events")}
     if seat is not None and entry.get("seat") == seat:
         for key in ("move", "label"):
             if key in entry:
                 out[key] = entry[key]
-    out["events"] = [e for e in entry["events"] if "audience" not in e
-                     or (seat is not None and seat in e["audience"])]
+    out["events"] = [e for e in entry["events"]
+                     if ("audience" not in e or (seat is not None and seat in e["audience"]))
+                     and seat not in e.get("exclude", ())]
     return out

@@ -245,7 +245,8 @@ class SavannaState(State):
         events: list[Event] = [
             {"type": "picked", "seat": seat, "card": card, "row": row, "col": col,
              "audience": [seat]},
-            {"type": "picked", "seat": seat},  # public: the card stays face down (S-2.2)
+            # Public: the card stays face down (S-2.2); the picker has the private one above.
+            {"type": "picked", "seat": seat, "exclude": [seat]},
         ]
         if all(p is not None for p in self.pending):
             self._reveal(events)

@@ -100,7 +100,7 @@ def test_s2_2_simultaneous_secret_pick_then_reveal() -> None:
     private = [e for e in events if e.get("audience") == [1]]
     public = [e for e in events if "audience" not in e]
     assert private[0]["card"] == card and (private[0]["row"], private[0]["col"]) == (0, 0)
-    assert public == [{"type": "picked", "seat": 1}]
+    assert public == [{"type": "picked", "seat": 1, "exclude": [1]}]
     assert state.to_move() == [0, 2]
     assert state.savannas[1] == {}  # face down until everybody has picked
     with pytest.raises(NotYourTurn):

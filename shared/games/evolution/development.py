@@ -90,7 +90,8 @@ def apply(st: EvolutionState, seat: int, move: Move, rng: random.Random,
             st.next_animal += 1
             st.animals[animal.id] = animal
             st.table[seat].append(animal.id)
-            events.append({"type": "animal_played", "seat": seat, "animal": animal.id})
+            events.append({"type": "animal_played", "seat": seat, "animal": animal.id,
+                           "exclude": [seat]})
             events.append({"type": "animal_played", "seat": seat, "animal": animal.id,
                            "card": card, "audience": [seat]})
         elif kind == "play_trait":

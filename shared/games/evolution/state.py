@@ -305,7 +305,8 @@ class EvolutionState(State):
                     drawn[seat].append(self.deck.pop())
         for seat in order:
             self.hands[seat].extend(drawn[seat])
-            events.append({"type": "cards_drawn", "seat": seat, "count": len(drawn[seat])})
+            events.append({"type": "cards_drawn", "seat": seat, "count": len(drawn[seat]),
+                           "exclude": [seat]})
             events.append({"type": "cards_drawn", "seat": seat, "cards": drawn[seat],
                            "audience": [seat]})
         for animal in self.animals.values():  # all tokens but fat are removed (E-3.4)
