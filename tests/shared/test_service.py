@@ -121,6 +121,11 @@ def test_log_is_redacted_while_running(service: MatchService) -> None:
     record = service.load(record.id)
     mine, theirs, public = (service.events(record, s) for s in (0, 1, None))
     assert mine[0]["move"] == move
+    # The picker reads its pick once (the private event), the others the public news once.
+    assert [e for e in mine[0]["events"] if e["type"] == "picked"] == [
+        {"type": "picked", "seat": 0, "card": move["card"], "row": move["row"],
+         "col": move["col"], "audience": [0]}]
+    assert [e["type"] for e in theirs[0]["events"]] == ["picked"]
     assert "move" not in theirs[0] and "move" not in public[0]
     assert json.dumps(move["card"]) not in json.dumps(theirs)  # the pick stays secret
 
