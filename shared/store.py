@@ -19,7 +19,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from collections.abc import Iterator
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -150,7 +150,7 @@ class MatchStore:
             pipe.execute()
 
     def commit(self, record: MatchRecord, expected_version: int,
-               log_entries: list[dict[str, Any]] = (),  # type: ignore[assignment]
+               log_entries: Sequence[dict[str, Any]] = (),
                idempotency: tuple[str, dict[str, Any], int] | None = None,
                new_token: tuple[int, str] | None = None) -> bool:
         """Write ``record`` iff the stored version is still ``expected_version``.
@@ -213,15 +213,3 @@ class MatchStore:
                 pubsub.get_message(timeout=min(left, 1.0))
         finally:
             pubsub.close()
-
-    def changes(self, match_id: str, since: int, timeout: float) -> Iterator[int]:
-        """Yield each new version after ``since`` until ``timeout`` seconds pass."""
-        deadline = time.monotonic() + timeout
-        seen = since
-        while time.monotonic() < deadline:
-            current = self.wait_for_change(match_id, seen, deadline - time.monotonic())
-            if current is None:
-                return
-            if current != seen:
-                seen = current
-                yield current
