@@ -40,6 +40,9 @@ Pick = tuple[str, int, int]
 STEPS_PER_PHASE = HAND_SIZE - 1  # S-2.3: a phase ends when each hand is down to one card
 PHASES = 2
 _LABELS = {t: t.replace("_", " ").capitalize() for t in CARD_TYPES}
+# Ids of real picks, built once: the search asks for them thousands of times a second.
+_PICK_IDS: dict[tuple[str, int, int], str] = {
+    (t, r, c): f"pick:{t}@{r},{c}" for t in CARD_TYPES for r in range(-3, 4) for c in range(-4, 5)}
 _KNOWN_TYPES = frozenset(CARD_TYPES)
 _MOVE_KEYS = frozenset(("type", "card", "row", "col"))
 FULL_DECK: tuple[str, ...] = tuple(t for t, n in DECK_COUNTS.items() for _ in range(n))
@@ -210,8 +213,13 @@ class SavannaState(State):
         return {"type": "pick", "card": card, "row": r, "col": c}
 
     def move_id(self, move: Move) -> str:
-        if move.get("type") == "pick" and {"card", "row", "col"} <= move.keys():
-            return f"pick:{move['card']}@{move['row']},{move['col']}"
+        if move.get("type") == "pick":
+            key = (move.get("card"), move.get("row"), move.get("col"))
+            try:
+                return _PICK_IDS[key]  # type: ignore[index]
+            except (KeyError, TypeError):  # not a real pick (client input): spell it out
+                if None not in key:
+                    return f"pick:{key[0]}@{key[1]},{key[2]}"
         return super().move_id(move)
 
     def move_label(self, move: Move) -> str:
@@ -435,7 +443,13 @@ class SavannaGame(Game):
                 self._fill(state, known["seat"], cards, known["seat"] in picked, rng)
                 filled.add(known["seat"])
         unknown = [card for card, count in pool.items() for _ in range(count)]
-        rng.shuffle(unknown)
+        # Only the cards that go to unseen hands and those a later phase deals (both taken
+        # from the end) need a random order: a partial Fisher-Yates over the end suffices.
+        needed = sum(view["hand_sizes"][s] + (s in picked) for s in range(n) if s not in filled)
+        needed += HAND_SIZE * n * (PHASES - state.phase) if not state.over else 0
+        for i in range(len(unknown) - 1, max(len(unknown) - 1 - needed, 0), -1):
+            j = rng.randrange(i + 1)
+            unknown[i], unknown[j] = unknown[j], unknown[i]
         for s in range(n):
             if s in filled:
                 continue
