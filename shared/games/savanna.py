@@ -40,9 +40,13 @@ Pick = tuple[str, int, int]
 STEPS_PER_PHASE = HAND_SIZE - 1  # S-2.3: a phase ends when each hand is down to one card
 PHASES = 2
 _LABELS = {t: t.replace("_", " ").capitalize() for t in CARD_TYPES}
-# Ids of real picks, built once: the search asks for them thousands of times a second.
-_PICK_IDS: dict[tuple[str, int, int], str] = {
-    (t, r, c): f"pick:{t}@{r},{c}" for t in CARD_TYPES for r in range(-3, 4) for c in range(-4, 5)}
+# Every possible pick (cells stay within 3 rows / 4 columns of the first card, S-2.4) and its
+# id, built once: the search lists and compares them thousands of times a second. The move
+# objects are shared, so nobody may mutate a move (moves are data, never changed in place).
+_PICKS: dict[tuple[str, int, int], Move] = {
+    (t, r, c): {"type": "pick", "card": t, "row": r, "col": c}
+    for t in CARD_TYPES for r in range(-3, 4) for c in range(-4, 5)}
+_PICK_IDS: dict[tuple[str, int, int], str] = {key: "pick:{}@{},{}".format(*key) for key in _PICKS}
 _KNOWN_TYPES = frozenset(CARD_TYPES)
 _MOVE_KEYS = frozenset(("type", "card", "row", "col"))
 FULL_DECK: tuple[str, ...] = tuple(t for t, n in DECK_COUNTS.items() for _ in range(n))
@@ -201,7 +205,7 @@ class SavannaState(State):
             return []
         cells = self.legal_cells(seat)
         types = sorted(set(self.hands[self.hand_index(seat)]))
-        return [{"type": "pick", "card": t, "row": r, "col": c} for t in types for r, c in cells]
+        return [_PICKS[t, r, c] for t in types for r, c in cells]
 
     def random_move(self, seat: int, rng: random.Random) -> Move:
         """Uniform over legal moves: every card type has the same set of legal cells."""
@@ -210,7 +214,7 @@ class SavannaState(State):
         card = types[rng.randrange(len(types))]
         cells = self.legal_cells(seat)
         r, c = cells[rng.randrange(len(cells))]
-        return {"type": "pick", "card": card, "row": r, "col": c}
+        return _PICKS[card, r, c]
 
     def move_id(self, move: Move) -> str:
         if move.get("type") == "pick":
