@@ -41,9 +41,10 @@ def wait_healthy(url: str, process: subprocess.Popen[bytes], timeout: float = 90
         try:
             if requests.get(f"{url}/healthz", timeout=1).status_code == 200:
                 return
-        except requests.ConnectionError:
+        except requests.RequestException:  # not listening yet, or too busy to answer in 1 s
             pass
         if process.poll() is not None or time.monotonic() > deadline:
-            process.kill()
+            process.terminate()  # gunicorn's master takes its workers down with it
+            process.wait(timeout=15)
             raise RuntimeError(f"the API at {url} did not start")
         time.sleep(0.1)

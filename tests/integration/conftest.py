@@ -63,8 +63,8 @@ def api_url(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterato
     log = open(tmp_path_factory.mktemp("api") / "gunicorn.log", "wb")  # noqa: SIM115
     process = start_api(stack_env(redis_url), f"127.0.0.1:{port}", log, workers=2)
     url = f"http://127.0.0.1:{port}"
-    wait_healthy(url, process)
     try:
+        wait_healthy(url, process)
         yield url
     finally:
         process.terminate()
