@@ -99,11 +99,10 @@ class MatchService:
                 bot_catalogue.budget_for(level, sims)
             except ValueError as exc:
                 raise Unprocessable(f"seat {index}: {exc}", field="seats") from None
-            out["level"] = level if sims is None else "custom"
-            if sims is not None:
-                out["simulations"] = sims
-            else:
+            if sims is None:
                 out["level"] = level or "medium"
+            else:
+                out.update(level="custom", simulations=sims)
         elif spec.get("level") is not None or spec.get("simulations") is not None:
             raise Unprocessable(f"seat {index}: bot kind {kind!r} has no levels",
                                 field="seats")
