@@ -9,7 +9,8 @@ For each game and a few positions of a seeded random match (the opening and posi
 third and two thirds of the way in), it prints:
 
 * ``playout/s``: complete random matches per second from one determinization (a clone of a
-  sampled state played to the end with the game's random policy; no sampling cost);
+  sampled state played to the end with the game's playout policy and scored with
+  ``result()``, as every ISMCTS iteration must; no sampling cost);
 * ``sample+playout/s``: the same but sampling a fresh determinization each time, which is
   exactly the non-tree work an ISMCTS iteration must do;
 * ``ismcts/s``: ISMCTS iterations per second of ``search_move`` with the same policy;
@@ -81,10 +82,16 @@ def measure(game: Game, state: State, seat: int, seconds: float,
     det = game.sample_from_view(view, seat, rng)
 
     def raw() -> None:
-        playout(det.clone(), play, rng)
+        state = det.clone()
+        playout(state, play, rng)
+        state.result()
+
+    draw = game.sampler(view, seat)
 
     def sampled() -> None:
-        playout(game.sample_from_view(view, seat, rng), play, rng)
+        state = draw(rng)
+        playout(state, play, rng)
+        state.result()
 
     totals = {"playout": [0, 0.0], "sampled": [0, 0.0], "ismcts": [0, 0.0]}
     piece = seconds / rounds

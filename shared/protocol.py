@@ -25,6 +25,7 @@ from __future__ import annotations
 import json
 import random
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -158,6 +159,13 @@ class State(ABC):
         """
         return self.move_id(move)
 
+    def observed_moves(self, seat: int, observer: int) -> list[tuple[str, Move]]:
+        """``(observe_move(seat, m, observer), m)`` for every legal move ``m`` of ``seat``,
+        in legal-move order. The search calls this at every tree node; an engine may override
+        it with a faster equivalent (the conformance test checks that they agree)."""
+        return [(self.observe_move(seat, move, observer), move)
+                for move in self.legal_moves(seat)]
+
     def find_move(self, seat: int, move_or_id: Move | str) -> Move:
         """Resolve a client's move (object or id) to the canonical legal move, or raise."""
         if seat not in self.to_move():
@@ -221,6 +229,14 @@ class Game(ABC):
     @abstractmethod
     def sample_from_view(self, view: View, seat: int, rng: random.Random) -> State:
         """A full state consistent with ``view`` (seat ``seat``'s), hidden parts random."""
+
+    def sampler(self, view: View, seat: int) -> Callable[[random.Random], State]:
+        """``rng -> sample_from_view(view, seat, rng)``, for drawing many samples of one view.
+
+        An engine may override it to work out the view's known part once; each call must
+        then return exactly what ``sample_from_view`` would with the same ``rng`` state.
+        """
+        return lambda rng: self.sample_from_view(view, seat, rng)
 
     def greedy_value(self, state: State, seat: int) -> float:
         """A cheap evaluation of ``state`` for ``seat`` (the greedy bot maximises it)."""

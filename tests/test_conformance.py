@@ -1,7 +1,8 @@
 """Conformance of every registered game to the protocol, by seeded random play.
 
 Each check here holds for any game: codec round-trips, views are JSON and stable under
-``sample_from_view``, a sampled state offers the seat the same legal moves, illegal moves
+``sample_from_view`` (and ``sampler`` draws the same states), a sampled state offers the seat
+the same legal moves, the bulk ``observed_moves`` agrees with ``observe_move``, illegal moves
 leave the state untouched, clones are independent, and matches end with a sane result.
 """
 
@@ -58,11 +59,16 @@ def test_random_play_conforms(case: tuple[Game, int, int]) -> None:
         view = state.view(seat)
         sampled = game.sample_from_view(view, seat, random.Random(step))
         assert sampled.view(seat) == view, "sample_from_view must agree with the view"
+        draw = game.sampler(view, seat)  # an engine's faster sampler draws the same states
+        assert draw(random.Random(step)).to_json() == sampled.to_json()
         legal = state.legal_moves(seat)
         assert legal
         ids = [state.move_id(m) for m in legal]
         assert len(set(ids)) == len(ids), "move ids must be unique"
         assert sorted(ids) == sorted(sampled.move_id(m) for m in sampled.legal_moves(seat))
+        for observer in range(players):  # an engine's fast observed_moves must agree
+            assert state.observed_moves(seat, observer) == [
+                (state.observe_move(seat, m, observer), m) for m in legal]
         for move in legal[:3]:
             assert isinstance(state.move_label(move), str) and state.move_label(move)
             assert state.find_move(seat, state.move_id(move)) == move

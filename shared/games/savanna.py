@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from shared.games import register
@@ -47,6 +49,9 @@ _PICKS: dict[tuple[str, int, int], Move] = {
     (t, r, c): {"type": "pick", "card": t, "row": r, "col": c}
     for t in CARD_TYPES for r in range(-3, 4) for c in range(-4, 5)}
 _PICK_IDS: dict[tuple[str, int, int], str] = {key: "pick:{}@{},{}".format(*key) for key in _PICKS}
+_SEEN_PICKS: dict[tuple[str, int, int], tuple[str, Move]] = {
+    key: (_PICK_IDS[key], move) for key, move in _PICKS.items()}
+_HIDDEN_PICK = "pick:hidden"
 _KNOWN_TYPES = frozenset(CARD_TYPES)
 _MOVE_KEYS = frozenset(("type", "card", "row", "col"))
 FULL_DECK: tuple[str, ...] = tuple(t for t, n in DECK_COUNTS.items() for _ in range(n))
@@ -234,7 +239,16 @@ class SavannaState(State):
 
     def observe_move(self, seat: int, move: Move, observer: int) -> str:
         # S-2.2: a pick is face down; others only learn that the seat picked.
-        return self.move_id(move) if observer == seat else "pick:hidden"
+        return self.move_id(move) if observer == seat else _HIDDEN_PICK
+
+    def observed_moves(self, seat: int, observer: int) -> list[tuple[str, Move]]:
+        if self.over or not 0 <= seat < self.num_players or self.pending[seat] is not None:
+            return []
+        cells = self.legal_cells(seat)
+        types = sorted(set(self.hands[self.hand_index(seat)]))
+        if observer == seat:
+            return [_SEEN_PICKS[t, r, c] for t in types for r, c in cells]
+        return [(_HIDDEN_PICK, _PICKS[t, r, c]) for t in types for r, c in cells]
 
     def explain_illegal(self, seat: int, move: Move) -> str:
         if self.over:
@@ -388,6 +402,19 @@ class SavannaState(State):
         }
 
 
+@dataclass(frozen=True)
+class _SamplingPlan:
+    """What a determinization takes from a view: the known part as a state to clone, the
+    known hands of other seats (``(seat, cards, has_picked)``), the unknown cards in a fixed
+    order, the unseen hands (``(seat, size, has_picked)``) and how many cards get dealt."""
+
+    template: SavannaState
+    known: list[tuple[int, tuple[str, ...], bool]]
+    unknown: tuple[str, ...]
+    unseen: list[tuple[int, int, bool]]
+    needed: int
+
+
 class SavannaGame(Game):
     """Catalogue entry and constructors for Ecosystem: Savanna."""
 
@@ -421,6 +448,15 @@ class SavannaGame(Game):
 
     def sample_from_view(self, view: View, seat: int | None, rng: random.Random) -> SavannaState:
         """Known cards as they are; unknown ones shuffled into unseen hands, hidden picks, deck."""
+        return self._sample(self._plan(view, seat), rng)
+
+    def sampler(self, view: View, seat: int) -> Callable[[random.Random], SavannaState]:
+        # The view's known part is worked out once; each sample only deals the unknown cards.
+        plan = self._plan(view, seat)
+        return lambda rng: self._sample(plan, rng)
+
+    def _plan(self, view: View, seat: int | None) -> _SamplingPlan:
+        """Everything a determinization takes from the view, before any randomness."""
         n = view["players"]
         state = SavannaState(n, [])
         state.phase, state.step, state.over = view["phase"], view["step"], view["over"]
@@ -431,6 +467,7 @@ class SavannaGame(Game):
         for sav in state.savannas:
             pool.subtract(sav.values())
         picked = set(view["picked"])
+        known: list[tuple[int, tuple[str, ...], bool]] = []
         filled: set[int] = set()
         if seat is not None:
             own = list(view["hand"])
@@ -441,28 +478,33 @@ class SavannaGame(Game):
                 state.pending[seat] = (p["card"], p["row"], p["col"])
                 pool.subtract([p["card"]])
             filled.add(seat)
-            for known in view["known_hands"]:
-                cards = list(known["cards"])
-                pool.subtract(cards)
-                self._fill(state, known["seat"], cards, known["seat"] in picked, rng)
-                filled.add(known["seat"])
-        unknown = [card for card, count in pool.items() for _ in range(count)]
+            for hand in view["known_hands"]:
+                pool.subtract(hand["cards"])
+                known.append((hand["seat"], tuple(hand["cards"]), hand["seat"] in picked))
+                filled.add(hand["seat"])
+        unknown = tuple(card for card, count in pool.items() for _ in range(count))
+        unseen = [(s, view["hand_sizes"][s] + (s in picked), s in picked)
+                  for s in range(n) if s not in filled]
         # Only the cards that go to unseen hands and those a later phase deals (both taken
         # from the end) need a random order: a partial Fisher-Yates over the end suffices.
-        needed = sum(view["hand_sizes"][s] + (s in picked) for s in range(n) if s not in filled)
+        needed = sum(size for _, size, _ in unseen)
+        if len(unknown) - needed != view["deck_size"]:
+            raise ValueError("view is inconsistent with the deck composition")
         needed += HAND_SIZE * n * (PHASES - state.phase) if not state.over else 0
-        for i in range(len(unknown) - 1, max(len(unknown) - 1 - needed, 0), -1):
+        return _SamplingPlan(state, known, unknown, unseen, needed)
+
+    def _sample(self, plan: _SamplingPlan, rng: random.Random) -> SavannaState:
+        state = plan.template.clone()
+        for s, cards, has_picked in plan.known:
+            self._fill(state, s, list(cards), has_picked, rng)
+        unknown = list(plan.unknown)
+        for i in range(len(unknown) - 1, max(len(unknown) - 1 - plan.needed, 0), -1):
             j = rng.randrange(i + 1)
             unknown[i], unknown[j] = unknown[j], unknown[i]
-        for s in range(n):
-            if s in filled:
-                continue
-            size = view["hand_sizes"][s] + (1 if s in picked else 0)
+        for s, size, has_picked in plan.unseen:
             cards = unknown[len(unknown) - size:]
             del unknown[len(unknown) - size:]
-            self._fill(state, s, cards, s in picked, rng)
-        if len(unknown) != view["deck_size"]:
-            raise ValueError("view is inconsistent with the deck composition")
+            self._fill(state, s, cards, has_picked, rng)
         state.deck = unknown
         return state
 

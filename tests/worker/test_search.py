@@ -26,8 +26,10 @@ def _state(**data: Any) -> ToyState:
 
 
 def _search(state: State, seat: int, seed: int = 0, budget: SearchBudget = SMALL,
-            stats: dict[str, Any] | None = None, game: Game = TOY) -> dict[str, Any]:
-    return search_move(game, state.view(seat), seat, budget, random.Random(seed), stats)
+            stats: dict[str, Any] | None = None, game: Game = TOY,
+            stop_when_decided: bool = True) -> dict[str, Any]:
+    return search_move(game, state.view(seat), seat, budget, random.Random(seed), stats,
+                       stop_when_decided=stop_when_decided)
 
 
 # -- finding the winning move -----------------------------------------------------------------
@@ -89,9 +91,34 @@ def test_every_seat_plays_a_canonical_legal_move_to_the_end(players: int) -> Non
 def test_simulation_budget_is_counted_exactly() -> None:
     state = TOY.new_state(3, {}, random.Random(1))
     stats: dict[str, Any] = {}
-    _search(state, 0, budget=SearchBudget(123, 60.0), stats=stats)
+    _search(state, 0, budget=SearchBudget(123, 60.0), stats=stats, stop_when_decided=False)
     assert stats["iterations"] == 123 and stats["stopped"] == "budget"
     assert sum(stats["visits"].values()) == 123  # every iteration passes through one root edge
+
+
+def test_stopping_once_decided_returns_the_full_budgets_move() -> None:
+    # The early stop may only save iterations, never change the answer: over many positions
+    # and seeds it returns exactly the move of the uncut search, and it does cut some.
+    saved = 0
+    for case in range(40):
+        rng = random.Random(case)
+        state = TOY.new_state(2 + case % 3, {}, rng)
+        for _ in range(rng.randrange(3)):
+            seat = state.to_move()[0]
+            state.apply(seat, rng.choice(state.legal_moves(seat)), rng)
+        seat = state.to_move()[0]
+        cut: dict[str, Any] = {}
+        full: dict[str, Any] = {}
+        budget = SearchBudget(400, 60.0)
+        move = _search(state, seat, case, budget, cut)
+        assert move == _search(state, seat, case, budget, full, stop_when_decided=False)
+        if cut["stopped"] == "decided":
+            saved += 1
+            assert cut["iterations"] < 400 and full["iterations"] == 400
+            leader = max(cut["visits"].values())
+            others = sorted(cut["visits"].values())[:-1] or [0]
+            assert leader - max(others) > 400 - cut["iterations"]
+    assert saved > 0
 
 
 def test_time_cap_stops_early_with_a_legal_move() -> None:

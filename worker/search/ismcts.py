@@ -1,10 +1,11 @@
 """Single-observer information-set MCTS (Cowling, Powley & Whitehouse 2012), generic.
 
 The searcher knows only its view. Every iteration samples a determinization from the view
-(``Game.sample_from_view``) and uses it as the iteration's working state (no other clone),
-descends one tree whose edges are what the *searcher observes* of each move
-(``State.observe_move(actor, move, searcher)``), expands one node, plays out with the game's
-playout policy and backs up a reward for every seat.
+(``Game.sampler``: ``Game.sample_from_view`` with the view's known part worked out once) and
+uses it as the iteration's working state (no other clone), descends one tree whose edges
+are what the *searcher observes* of each move (``State.observe_move(actor, move, searcher)``),
+expands one node, plays out with the game's playout policy and backs up a reward for every
+seat.
 
 * Own moves and public moves are distinct edges; another seat's secret choices collapse to
   one edge, and the concrete move behind such an edge is drawn from the playout policy.
@@ -38,6 +39,7 @@ from worker.search.levels import SearchBudget
 from worker.search.policies import Policy, playout, policy_for
 
 EXPLORATION = 0.7  # UCB1 constant for rewards in [0, 1]; the usual ISMCTS choice (~1/sqrt 2)
+DECIDED_CHECK_EVERY = 16  # iterations between checks whether the root's choice is settled
 
 
 class Node:
@@ -79,20 +81,23 @@ def rewards(result: Result) -> list[float]:
 
 def search_move(game: Game, view: View, seat: int, budget: SearchBudget, rng: random.Random,
                 stats: dict[str, Any] | None = None, policy: Policy | None = None,
-                exploration: float = EXPLORATION) -> Move:
+                exploration: float = EXPLORATION, stop_when_decided: bool = True) -> Move:
     """The move ISMCTS chooses for ``seat`` knowing only ``view``.
 
     Runs ``budget.simulations`` iterations or stops at the first iteration boundary after
     ``budget.time_cap`` seconds, whichever comes first, and returns the most visited root
     move (a canonical legal move of ``seat``). Deterministic for a given ``rng`` state unless
     the time cap cuts the search. Errors propagate (the caller falls back to a random move).
+    Unless ``stop_when_decided`` is false, it stops early, with the same move, once no other
+    root move can overtake the most visited one in the iterations left (``_decided``).
     ``stats``, if given, is filled with ``iterations``, ``elapsed``, ``stopped`` ("budget",
-    "time" or "forced") and per-move ``visits`` and mean ``values``.
+    "decided", "time" or "forced") and per-move ``visits`` and mean ``values``.
     """
     play = policy or policy_for(game.id)
     start = time.perf_counter()
     deadline = start + budget.time_cap
-    sample = game.sample_from_view(view, seat, rng)
+    draw = game.sampler(view, seat)
+    sample = draw(rng)
     if seat not in sample.to_move():
         raise ValueError(f"seat {seat} owes no decision in this view")
     # The searcher's own moves are seen whole: one root edge per legal move, same in every
@@ -109,12 +114,17 @@ def search_move(game: Game, view: View, seat: int, budget: SearchBudget, rng: ra
         stopped = "forced"
     else:
         state = sample  # the first determinization is used too, not wasted
-        while iterations < budget.simulations:
+        simulations = budget.simulations
+        while iterations < simulations:
             if state is None:
                 if time.perf_counter() > deadline:
                     stopped = "time"
                     break
-                state = game.sample_from_view(view, seat, rng)
+                if stop_when_decided and iterations % DECIDED_CHECK_EVERY == 0 and _decided(
+                        root, simulations - iterations):
+                    stopped = "decided"
+                    break
+                state = draw(rng)
             _iterate(state, root, seat, play, rng, exploration)
             state = None
             iterations += 1
@@ -134,6 +144,23 @@ def search_move(game: Game, view: View, seat: int, budget: SearchBudget, rng: ra
             if rank > best:
                 best, best_key = rank, key
     return root_moves[best_key]
+
+
+def _decided(root: Node, remaining: int) -> bool:
+    """Whether the most visited root move is already certain to stay the most visited.
+
+    Each iteration adds one visit to one root edge, so when the leader's lead exceeds the
+    iterations left, no other edge can catch up: stopping now returns exactly the move the
+    full budget would (the usual "early stop" of MCTS engines; it saves time, not strength).
+    """
+    first = second = 0
+    for child in root.children.values():
+        visits = child.visits
+        if visits > first:
+            first, second = visits, first
+        elif visits > second:
+            second = visits
+    return first - second > remaining
 
 
 def _iterate(state: Any, root: Node, seat: int, play: Policy, rng: random.Random,
@@ -164,8 +191,7 @@ def _iterate(state: Any, root: Node, seat: int, play: Policy, rng: random.Random
             groups = node.groups
         else:
             groups = {}
-            for move in legal:
-                key = state.observe_move(actor, move, seat)
+            for key, move in state.observed_moves(actor, seat):
                 group = groups.get(key)
                 if group is None:
                     groups[key] = [move]
