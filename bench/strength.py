@@ -17,17 +17,26 @@ Bot specs: ``random``; ``greedy`` (``worker.bots.greedy_move``, the bot the work
 forces the uniformly random playout policy, ``/h`` the game's candidate heuristic
 (``worker.search.policies.HEURISTICS``), registered or not.
 Matches run in ``--procs`` processes (default 2, one per core of the bench machine).
+
+Every finished match is appended to ``--out`` (``bench/results/strength.jsonl``, committed) as
+one JSON line with the commit the bots ran at; a rerun plays only the seeds not yet recorded,
+so the 200-match plan can be run in pieces, and ``--report`` prints the figures of everything
+recorded. A line with ``seeds: [first, last]`` and ``firsts`` instead of ``seed`` and ``first``
+is an earlier run kept only as its total.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import multiprocessing
 import random
+import subprocess
 import sys
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from bench.bench_search import load_game
@@ -38,6 +47,7 @@ from worker.search import LEVELS, SearchBudget, search_move
 from worker.search.policies import HEURISTICS, Policy, policy_for, random_policy
 
 COMMAND = "python -m bench.strength " + " ".join(sys.argv[1:])
+RESULTS = Path(__file__).parent / "results" / "strength.jsonl"
 
 
 def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -111,26 +121,92 @@ def play_match(args: tuple[str, int, str, str, int]) -> dict[str, Any]:
             "seconds": time.perf_counter() - start}
 
 
-def run_pairing(game_id: str, players: int, a: str, b: str, matches: int, procs: int,
-                first_seed: int) -> str:
-    jobs = [(game_id, players, a, b, first_seed + i) for i in range(matches)]
-    start = time.perf_counter()
-    if procs > 1:
-        with multiprocessing.Pool(procs) as pool:
-            results = list(pool.imap_unordered(play_match, jobs))
-    else:
-        results = [play_match(job) for job in jobs]
-    wall = time.perf_counter() - start
-    firsts = sum(r["first"] for r in results)
-    ties = sum(r["tie"] for r in results)
-    lo, hi = wilson(firsts, matches)
-    a_moves = sum(r["a_moves"] for r in results)
-    a_secs = sum(r["a_seconds"] for r in results)
-    per_move = a_secs / a_moves if a_moves else 0.0
-    return (f"{game_id} players={players} {a} vs {b}: matches={matches} first={firsts} "
-            f"ties={ties} rate={firsts / matches:.3f} wilson95=[{lo:.3f}, {hi:.3f}] "
-            f"{a}_s/move={per_move:.3f} wall={wall:.0f}s seeds={first_seed}..."
-            f"{first_seed + matches - 1}")
+def load_records(path: Path) -> list[dict[str, Any]]:
+    """Every record of the results file (one JSON object a line), oldest first."""
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def pairing_key(record: dict[str, Any]) -> tuple[str, int, str, str]:
+    return (record["game"], record["players"], record["a"], record["b"])
+
+
+def run_pairing(game_id: str, players: int, a: str, b: str, seeds: range, procs: int,
+                out: Path) -> None:
+    """Play the seeds not yet in ``out``, appending one record per finished match, so a run
+    that is stopped (or split across machines) resumes where it stopped."""
+    key = (game_id, players, a, b)
+    done = {seed for record in load_records(out) if pairing_key(record) == key
+            for seed in _seeds_of(record)}
+    jobs = [(game_id, players, a, b, seed) for seed in seeds if seed not in done]
+    print(f"# {game_id} {players}p {a} vs {b}: {len(seeds) - len(jobs)} of {len(seeds)} "
+          f"seeds already in {out}, playing {len(jobs)}", flush=True)
+    code = code_version()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with out.open("a") as sink, multiprocessing.Pool(procs) as pool:
+        for result in pool.imap_unordered(play_match, jobs):
+            record = {"game": game_id, "players": players, "a": a, "b": b, **result,
+                      "code": code}
+            sink.write(json.dumps(record) + "\n")
+            sink.flush()
+
+
+def _seeds_of(record: dict[str, Any]) -> range:
+    """The seeds a record covers: one match, or an earlier run kept only as a total."""
+    if "seeds" in record:
+        first, last = record["seeds"]
+        return range(first, last + 1)
+    return range(record["seed"], record["seed"] + 1)
+
+
+def summarise(records: list[dict[str, Any]]) -> list[str]:
+    """One line per pairing: matches, A's firsts, rate, 95% Wilson interval, seeds, time."""
+    by_pairing: dict[tuple[str, int, str, str], list[dict[str, Any]]] = {}
+    for record in records:
+        by_pairing.setdefault(pairing_key(record), []).append(record)
+    lines = []
+    for (game_id, players, a, b), group in sorted(by_pairing.items()):
+        seeds = sorted(seed for record in group for seed in _seeds_of(record))
+        if len(seeds) != len(set(seeds)):
+            raise ValueError(f"{game_id} {a} vs {b}: a seed is counted twice")
+        matches = len(seeds)
+        firsts = sum(record.get("firsts", record.get("first", 0)) for record in group)
+        lo, hi = wilson(firsts, matches)
+        timed = [r for r in group if "a_moves" in r]
+        moves = sum(r["a_moves"] for r in timed)
+        per_move = sum(r["a_seconds"] for r in timed) / moves if moves else float("nan")
+        lines.append(f"{game_id} players={players} {a} vs {b}: matches={matches} "
+                     f"first={firsts} rate={firsts / matches:.3f} "
+                     f"wilson95=[{lo:.3f}, {hi:.3f}] seeds={_ranges(seeds)} "
+                     f"{a}_s/move={per_move:.3f}")
+    return lines
+
+
+def _ranges(seeds: list[int]) -> str:
+    """``0-55,60`` for a sorted list of seeds."""
+    parts: list[str] = []
+    start = prev = seeds[0]
+    for seed in [*seeds[1:], None]:
+        if seed is not None and seed == prev + 1:
+            prev = seed
+            continue
+        parts.append(f"{start}" if start == prev else f"{start}-{prev}")
+        if seed is not None:
+            start = prev = seed
+    return ",".join(parts)
+
+
+def code_version() -> str:
+    """The commit the bots ran at (``+dirty`` with uncommitted changes), for the record."""
+    try:
+        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
+                              text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
+                               capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return head + ("+dirty" if dirty else "")
 
 
 #: The standard figures: (players, A, B). ``python -m bench.strength`` alone runs them all for
@@ -148,15 +224,22 @@ def main() -> None:
     parser.add_argument("--pairing", action="append", help="A,B (default: the standard plan)")
     parser.add_argument("--procs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0, help="first match seed")
+    parser.add_argument("--out", type=Path, default=RESULTS,
+                        help=f"results file, appended to and resumed from (default {RESULTS})")
+    parser.add_argument("--report", action="store_true",
+                        help="only summarise the results file, play nothing")
     args = parser.parse_args()
-    games = args.game or [game.id for game in all_games()]
-    plan = ([(args.players, *pairing.split(",", 1)) for pairing in args.pairing]
-            if args.pairing else list(PLAN))
-    print(f"# {COMMAND}", flush=True)
-    for game_id in games:
-        for players, a, b in plan:
-            print(run_pairing(game_id, int(players), a, b, args.matches, args.procs, args.seed),
-                  flush=True)
+    if not args.report:
+        games = args.game or [game.id for game in all_games()]
+        plan = ([(args.players, *pairing.split(",", 1)) for pairing in args.pairing]
+                if args.pairing else list(PLAN))
+        print(f"# {COMMAND}", flush=True)
+        seeds = range(args.seed, args.seed + args.matches)
+        for game_id in games:
+            for players, a, b in plan:
+                run_pairing(game_id, int(players), a, b, seeds, args.procs, args.out)
+    for line in summarise(load_records(args.out)):
+        print(line, flush=True)
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ gets 1 blue).
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from shared.protocol import Event, Move
@@ -61,14 +62,13 @@ def carnivores(st: EvolutionState, seat: int) -> list[Animal]:
             if a.has("carnivorous") and not a.attacked and st.can_take(a)]
 
 
-def attack_moves(st: EvolutionState, seat: int) -> list[Move]:
-    result: list[Move] = []
+def iter_attacks(st: EvolutionState, seat: int) -> Iterator[Move]:
+    """The attacks ``seat`` may make now, lazily (the turn flow only asks whether any)."""
     for c in carnivores(st, seat):
         for s in range(st.num_players):
             for t in st.own(s):
                 if can_attack(st, c, t):
-                    result.append({"type": "attack", "carnivore": c.id, "target": t.id})
-    return result
+                    yield {"type": "attack", "carnivore": c.id, "target": t.id}
 
 
 def start_attack(st: EvolutionState, seat: int, carnivore: int, target: int,

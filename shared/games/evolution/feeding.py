@@ -12,6 +12,7 @@ card fires at most once per action (seed, "Párové rysy").
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from shared.protocol import Event, Move
@@ -63,39 +64,43 @@ def feed(st: EvolutionState, animal: Animal, from_bank: bool, used: set[int],
 
 # -- legal moves ------------------------------------------------------------------------------
 
-def action_moves(st: EvolutionState, seat: int) -> list[Move]:
-    """Every feeding action of ``seat`` now, without ``end_turn`` / ``pass``."""
-    result: list[Move] = []
+def _actions(st: EvolutionState, seat: int) -> Iterator[Move]:
+    """Every feeding action of ``seat`` now, without ``end_turn`` / ``pass``, lazily: the
+    turn-flow checks below stop at the first one."""
     own = st.own(seat)
     if not st.main_done:
         if st.bank > 0:
             for a in own:
                 if st.can_take(a):
-                    result.append({"type": "take_food", "animal": a.id})
-        result.extend(attack.attack_moves(st, seat))
+                    yield {"type": "take_food", "animal": a.id}
+        yield from attack.iter_attacks(st, seat)
         for a in own:
             need = a.needs()
             if a.fat and need:  # E-5 Fat Tissue: any number of one animal's fat
                 for amount in range(1, min(a.fat, need) + 1):
-                    result.append({"type": "burn_fat", "animal": a.id, "amount": amount})
+                    yield {"type": "burn_fat", "animal": a.id, "amount": amount}
     for a in own:
         for _, trait in a.traits:
             if trait == "grazing":
                 if not a.grazed and st.bank > 0:
-                    result.append({"type": "use_trait", "trait": "grazing", "animal": a.id})
+                    yield {"type": "use_trait", "trait": "grazing", "animal": a.id}
             elif trait == "piracy":
                 if not a.pirated and st.can_take(a):
                     for s in range(st.num_players):
                         for t in st.own(s):
                             # E-5 Piracy: another animal that got food but is not fed.
                             if t is not a and t.food > 0 and t.needs() > 0:
-                                result.append({"type": "use_trait", "trait": "piracy",
-                                               "animal": a.id, "target": t.id})
+                                yield {"type": "use_trait", "trait": "piracy",
+                                       "animal": a.id, "target": t.id}
             elif (trait == "hibernation" and not a.hibernating and not st.last_round
                   and a.hib_round != st.round - 1 and a.needs() > 0):
                 # E-5 Hibernation: not two rounds in a row, not in the last round.
-                result.append({"type": "use_trait", "trait": "hibernation", "animal": a.id})
-    return result
+                yield {"type": "use_trait", "trait": "hibernation", "animal": a.id}
+
+
+def action_moves(st: EvolutionState, seat: int) -> list[Move]:
+    """Every feeding action of ``seat`` now, without ``end_turn`` / ``pass``."""
+    return list(_actions(st, seat))
 
 
 def moves(st: EvolutionState, seat: int) -> list[Move]:
@@ -109,7 +114,7 @@ def moves(st: EvolutionState, seat: int) -> list[Move]:
 def can_act(st: EvolutionState, seat: int) -> bool:
     """E-3.3: a seat with no action but Grazing (none of its animals can take food) is skipped."""
     return any(m["type"] != "use_trait" or m["trait"] != "grazing"
-               for m in action_moves(st, seat))
+               for m in _actions(st, seat))
 
 
 # -- applying -----------------------------------------------------------------------------------
@@ -163,7 +168,7 @@ def apply(st: EvolutionState, seat: int, move: Move, rng: random.Random,
 def after_action(st: EvolutionState, seat: int, rng: random.Random,
                  events: list[Event]) -> None:
     """End the turn by itself once the seat has nothing left to do."""
-    if st.pending is None and not action_moves(st, seat):
+    if st.pending is None and next(_actions(st, seat), None) is None:
         next_player(st, seat, rng, events)
 
 
