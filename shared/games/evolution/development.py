@@ -9,7 +9,7 @@ Scavenger and Carnivorous never share an animal. Passing ends your development t
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from shared.protocol import Event, Move
 
@@ -20,15 +20,18 @@ if TYPE_CHECKING:
     from .state import EvolutionState
 
 
-def trait_allowed(animal: Animal, trait: str) -> bool:
-    """E-3.1 restrictions for a single trait on ``animal`` (ownership checked by the caller)."""
+def trait_allowed(names: set[str], trait: str) -> bool:
+    """E-3.1 restrictions for a single trait on an animal whose trait names are ``names``
+    (ownership is checked by the caller)."""
     if trait == "fat_tissue":
         return True  # several Fat Tissue cards per animal are allowed
-    if trait == "carnivorous" and animal.has("scavenger"):
+    if trait in names:
         return False
-    if trait == "scavenger" and animal.has("carnivorous"):
-        return False
-    return not animal.has(trait)
+    if trait == "carnivorous":
+        return "scavenger" not in names
+    if trait == "scavenger":
+        return "carnivorous" not in names
+    return True
 
 
 def pair_exists(st: EvolutionState, trait: str, a: int, b: int) -> bool:
@@ -41,38 +44,48 @@ def pair_exists(st: EvolutionState, trait: str, a: int, b: int) -> bool:
 
 
 def moves(st: EvolutionState, seat: int) -> list[Move]:
-    """Legal development moves of ``seat`` (it is on turn)."""
+    """Legal development moves of ``seat`` (it is on turn), card by card in hand order."""
+    own = [(a.id, {t for _, t in a.traits}) for a in st.own(seat)]
+    # Where each trait may go depends only on the animals, not on the card: worked out once
+    # per trait (playouts list these moves at every development step).
+    targets: dict[str, list[Any]] = {}
     result: list[Move] = []
-    own = st.own(seat)
-    others = [a for s in range(st.num_players) if s != seat for a in st.own(s)]
     for card in st.hands[seat]:
         result.append({"type": "play_animal", "card": card})
         for trait in faces(card):
+            places = targets.get(trait)
+            if places is None:
+                places = targets[trait] = _places(st, seat, own, trait)
             if trait in PAIRED:
-                for i, a in enumerate(own):
-                    for b in own[i + 1:]:
-                        if pair_exists(st, trait, a.id, b.id):
-                            continue
-                        if trait == "symbiosis":  # the first animal is the symbiont
-                            result.append({"type": "play_pair", "card": card, "trait": trait,
-                                           "animals": [a.id, b.id]})
-                            result.append({"type": "play_pair", "card": card, "trait": trait,
-                                           "animals": [b.id, a.id]})
-                        else:
-                            result.append({"type": "play_pair", "card": card, "trait": trait,
-                                           "animals": sorted((a.id, b.id))})
-            elif trait == "parasite":  # only on another player's animal
-                for a in others:
-                    if trait_allowed(a, trait):
-                        result.append({"type": "play_trait", "card": card, "trait": trait,
-                                       "animal": a.id})
+                for pair in places:
+                    result.append({"type": "play_pair", "card": card, "trait": trait,
+                                   "animals": list(pair)})
             else:
-                for a in own:
-                    if trait_allowed(a, trait):
-                        result.append({"type": "play_trait", "card": card, "trait": trait,
-                                       "animal": a.id})
+                for animal in places:
+                    result.append({"type": "play_trait", "card": card, "trait": trait,
+                                   "animal": animal})
     result.append({"type": "pass"})
     return result
+
+
+def _places(st: EvolutionState, seat: int, own: list[tuple[int, set[str]]],
+            trait: str) -> list[Any]:
+    """The animals (or pairs of animals) of ``seat``'s move that may take ``trait`` now."""
+    if trait in PAIRED:
+        pairs: list[list[int]] = []
+        for i, (a, _) in enumerate(own):
+            for b, _ in own[i + 1:]:
+                if pair_exists(st, trait, a, b):
+                    continue
+                if trait == "symbiosis":  # the first animal is the symbiont
+                    pairs += [[a, b], [b, a]]
+                else:
+                    pairs.append(sorted((a, b)))
+        return pairs
+    if trait == "parasite":  # only on another player's animal
+        return [a.id for s in range(st.num_players) if s != seat for a in st.own(s)
+                if trait_allowed({t for _, t in a.traits}, trait)]
+    return [a for a, names in own if trait_allowed(names, trait)]
 
 
 def apply(st: EvolutionState, seat: int, move: Move, rng: random.Random,
@@ -89,13 +102,14 @@ def apply(st: EvolutionState, seat: int, move: Move, rng: random.Random,
             animal = Animal(st.next_animal, seat, card)
             st.next_animal += 1
             st.animals[animal.id] = animal
-            st.table[seat].append(animal.id)
+            st.table[seat].append(animal)
             events.append({"type": "animal_played", "seat": seat, "animal": animal.id,
                            "exclude": [seat]})
             events.append({"type": "animal_played", "seat": seat, "animal": animal.id,
                            "card": card, "audience": [seat]})
         elif kind == "play_trait":
-            st.animals[move["animal"]].traits.append((card, move["trait"]))
+            animal = st.animals[move["animal"]]
+            animal.traits = [*animal.traits, (card, move["trait"])]
             events.append({"type": "trait_played", "seat": seat, "card": card,
                            "trait": move["trait"], "animal": move["animal"]})
         else:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from .cards import FOOD_EXTRA
@@ -18,14 +19,15 @@ class Animal:
     round it hibernated (E-5 Hibernation: not two rounds in a row).
     """
 
-    __slots__ = ("attacked", "card", "fat", "food", "grazed", "hib_round", "hibernating", "id",
-                 "owner", "pairs", "pirated", "poisoned", "traits")
+    __slots__ = ("_requirement", "_traits", "attacked", "card", "fat", "food", "grazed",
+                 "hib_round", "hibernating", "id", "owner", "pairs", "pirated", "poisoned")
 
     def __init__(self, id: int, owner: int, card: int) -> None:
         self.id = id
         self.owner = owner
         self.card = card
-        self.traits: list[tuple[int, str]] = []
+        self._traits: tuple[tuple[int, str], ...] = ()
+        self._requirement = 1
         self.pairs: list[int] = []
         self.food = 0
         self.fat = 0
@@ -39,7 +41,7 @@ class Animal:
     def copy(self) -> Animal:
         new = Animal.__new__(Animal)
         new.id, new.owner, new.card = self.id, self.owner, self.card
-        new.traits = list(self.traits)
+        new._traits, new._requirement = self._traits, self._requirement
         new.pairs = list(self.pairs)
         new.food, new.fat = self.food, self.fat
         new.attacked, new.pirated = self.attacked, self.pirated
@@ -49,8 +51,20 @@ class Animal:
 
     # -- traits -------------------------------------------------------------------------------
 
+    @property
+    def traits(self) -> tuple[tuple[int, str], ...]:
+        """``(card, trait)`` of its single traits, in play order (immutable: assign anew)."""
+        return self._traits
+
+    @traits.setter
+    def traits(self, value: Iterable[tuple[int, str]]) -> None:
+        self._traits = tuple(value)
+        # E-3.3: 1 food plus the traits' numbers (Carnivorous +1, HBW +1, Parasite +2); kept
+        # up to date here because playouts ask for it millions of times.
+        self._requirement = 1 + sum(FOOD_EXTRA.get(t, 0) for _, t in self._traits)
+
     def has(self, trait: str) -> bool:
-        for _, t in self.traits:  # noqa: SIM110 - a plain loop is faster in playouts
+        for _, t in self._traits:  # noqa: SIM110 - a plain loop is faster in playouts
             if t == trait:
                 return True
         return False
@@ -60,19 +74,17 @@ class Animal:
 
     def requirement(self) -> int:
         """E-3.3: 1 food plus the traits' numbers (Carnivorous +1, HBW +1, Parasite +2)."""
-        need = 1
-        for _, t in self.traits:
-            need += FOOD_EXTRA.get(t, 0)
-        return need
+        return self._requirement
 
     def needs(self) -> int:
         """Food still needed to be fed; 0 when fed or hibernating (E-5 Hibernation)."""
         if self.hibernating:
             return 0
-        return max(0, self.requirement() - self.food)
+        need = self._requirement - self.food
+        return need if need > 0 else 0
 
     def is_fed(self) -> bool:
-        return self.hibernating or self.food >= self.requirement()
+        return self.hibernating or self.food >= self._requirement
 
     def fat_capacity(self) -> int:
         return self.count("fat_tissue")

@@ -28,7 +28,7 @@ class EvolutionState(State):
         self.hands: list[list[int]] = [[] for _ in range(players)]
         self.discards: list[list[int]] = [[] for _ in range(players)]
         self.animals: dict[int, Animal] = {}
-        self.table: list[list[int]] = [[] for _ in range(players)]  # animal ids, play order
+        self.table: list[list[Animal]] = [[] for _ in range(players)]  # per seat, play order
         self.pairs: dict[int, Pair] = {}  # paired-trait card -> (trait, a, b)
         self.next_animal = 1
         self.phase = "development"  # development | feeding | over
@@ -71,8 +71,8 @@ class EvolutionState(State):
         new.deck = list(self.deck)
         new.hands = [list(h) for h in self.hands]
         new.discards = [list(d) for d in self.discards]
-        new.animals = {k: a.copy() for k, a in self.animals.items()}
-        new.table = [list(t) for t in self.table]
+        new.animals = animals = {k: a.copy() for k, a in self.animals.items()}
+        new.table = [[animals[a.id] for a in t] for t in self.table]
         new.pairs = dict(self.pairs)
         new.next_animal = self.next_animal
         new.phase, new.round, new.first, new.turn = self.phase, self.round, self.first, self.turn
@@ -96,7 +96,7 @@ class EvolutionState(State):
         return {
             "game": "evolution", "players": self.num_players, "deck": list(self.deck),
             "hands": [list(h) for h in self.hands], "discards": [list(d) for d in self.discards],
-            "animals": [self.animals[i].to_json() for seat in self.table for i in seat],
+            "animals": [a.to_json() for seat in self.table for a in seat],
             "pairs": [[card, *pair] for card, pair in sorted(self.pairs.items())],
             **self.public_flags(),
         }
@@ -135,7 +135,7 @@ class EvolutionState(State):
         for entry in data["animals"]:
             animal = Animal.from_json(entry)
             st.animals[animal.id] = animal
-            st.table[animal.owner].append(animal.id)
+            st.table[animal.owner].append(animal)
         st.pairs = {card: (trait, a, b) for card, trait, a, b in data["pairs"]}
         st.load_flags(data)
         return st
@@ -211,7 +211,8 @@ class EvolutionState(State):
     # -- helpers shared by the phases -----------------------------------------------------------
 
     def own(self, seat: int) -> list[Animal]:
-        return [self.animals[i] for i in self.table[seat]]
+        """``seat``'s animals in play order (the table's own list: read it, never change it)."""
+        return self.table[seat]
 
     def partner(self, card: int, animal_id: int) -> Animal:
         _, a, b = self.pairs[card]
@@ -238,7 +239,7 @@ class EvolutionState(State):
             del self.pairs[card]
             pile.append(card)
         del self.animals[animal.id]
-        self.table[animal.owner].remove(animal.id)
+        self.table[animal.owner].remove(animal)
         events.append({"type": "animal_died", "cause": cause, "seat": animal.owner,
                        "animal": animal.id, "cards_discarded": 1 + len(animal.traits)
                        + len(animal.pairs)})

@@ -37,7 +37,7 @@ def view(st: EvolutionState, seat: int | None) -> View:
         "to_move": st.to_move(), "deck_size": len(st.deck),
         "hand_sizes": [len(h) for h in st.hands],
         "discard_sizes": [len(d) for d in st.discards],
-        "animals": [_animal_view(st.animals[i], seat) for t in st.table for i in t],
+        "animals": [_animal_view(a, seat) for t in st.table for a in t],
         "pairs": [[card, *pair] for card, pair in sorted(st.pairs.items())],
         **st.public_flags(),
     }
@@ -79,7 +79,7 @@ def sample_from_view(view: View, seat: int | None, rng: random.Random) -> Evolut
         if a.card < 0:
             a.card = pool.pop()
         st.animals[a.id] = a
-        st.table[a.owner].append(a.id)
+        st.table[a.owner].append(a)
     if len(pool) != view["deck_size"]:
         raise ValueError("view is inconsistent with the card composition")
     st.deck = pool

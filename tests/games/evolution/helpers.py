@@ -46,7 +46,7 @@ class Builder:
         a.traits = [(self.card(t), t) for t in traits]
         a.food, a.fat = food, fat
         st.animals[a.id] = a
-        st.table[seat].append(a.id)
+        st.table[seat].append(a)
         return a
 
     def pair(self, trait: str, a: Animal, b: Animal) -> int:

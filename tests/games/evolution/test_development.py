@@ -71,7 +71,7 @@ def test_e3_1_play_animal_and_trait_choice() -> None:
                     "animal": mine.id} in moves
     events = st.apply(0, {"type": "play_trait", "card": card, "trait": "carnivorous",
                           "animal": mine.id}, random.Random(0))
-    assert mine.traits == [(card, "carnivorous")]
+    assert mine.traits == ((card, "carnivorous"),)
     assert events[0]["type"] == "trait_played"
     assert st.to_move() == [1]
 
@@ -80,7 +80,7 @@ def test_e3_1_new_animal_gets_stable_id() -> None:
     """E-3.1: a played animal gets the next animal id; ids never change."""
     st, *_, hand = _dev()
     st.apply(0, {"type": "play_animal", "card": hand[6]}, random.Random(0))
-    assert st.table[0][-1] == 5 and st.animals[5].card == hand[6]
+    assert st.table[0][-1].id == 5 and st.animals[5].card == hand[6]
 
 
 def test_e3_1_parasite_only_on_others() -> None:

@@ -30,7 +30,7 @@ def _cheap(st: EvolutionState, total: list[int]) -> None:
         assert a.food >= 0 and a.fat >= 0
         assert a.food <= a.requirement(), "no animal fed beyond its needs outside fat"
         assert a.fat <= a.fat_capacity()
-        assert a.id in st.table[a.owner]
+        assert a in st.table[a.owner]
         for card in a.pairs:
             _, x, y = st.pairs[card]
             assert a.id in (x, y)

@@ -74,7 +74,7 @@ def test_e5_carnivorous_not_when_fed_and_fat_full() -> None:
     v = b.animal(1)
     st = b.done(bank=5)
     assert not attack_targets(st, 0, c.id)
-    c.traits.append((b.st.deck[0], "fat_tissue"))  # just a capacity for this check
+    c.traits = [*c.traits, (b.st.deck[0], "fat_tissue")]  # just a capacity for this check
     st._legal_key = None
     assert attack_targets(st, 0, c.id) == {v.id}
 
@@ -193,7 +193,7 @@ def test_e5_running_fails_on_one_to_three() -> None:
 def test_e5_running_then_tail_loss_in_chosen_order() -> None:
     """E-5 general rule: the owner orders the reactions: Running first, then Tail Loss."""
     st, c, t, _ = _running_position("running", "tail_loss", "swimming")
-    c.traits.append((st.deck.pop(), "swimming"))
+    c.traits = [*c.traits, (st.deck.pop(), "swimming")]
     st.apply(0, atk(c.id, t.id), RNG)
     moves = st.legal_moves(1)
     assert {"type": "defend", "trait": "running"} in moves
@@ -213,7 +213,7 @@ def test_e5_tail_loss_first_then_nothing_else() -> None:
     st.apply(0, atk(c.id, t.id), RNG)
     tail = next(card for card, tr in t.traits if tr == "tail_loss")
     events = st.apply(1, {"type": "defend", "trait": "tail_loss", "card": tail}, RNG)
-    assert t.id in st.animals and t.traits == [(t.traits[0][0], "running")]
+    assert t.id in st.animals and t.traits == ((t.traits[0][0], "running"),)
     assert c.food == 1 and any(e["type"] == "tail_loss" for e in events)
     assert st.pending is None
 
