@@ -1,0 +1,49 @@
+"""The strength bench's bookkeeping: one record per match, resuming, and the summary."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bench.strength import _ranges, load_records, run_pairing, summarise, wilson
+
+
+def test_records_every_match_and_resumes_where_it_stopped(tmp_path: Path) -> None:
+    out = tmp_path / "strength.jsonl"
+    run_pairing("toy", 2, "sims:8", "random", range(4), 1, out)
+    first = load_records(out)
+    assert sorted(r["seed"] for r in first) == [0, 1, 2, 3]
+    assert all(r["a"] == "sims:8" and r["b"] == "random" and "code" in r for r in first)
+    run_pairing("toy", 2, "sims:8", "random", range(6), 1, out)  # plays only seeds 4 and 5
+    records = load_records(out)
+    assert sorted(r["seed"] for r in records) == list(range(6))
+    assert records[:4] == first
+    [line] = summarise(records)
+    firsts = sum(r["first"] for r in records)
+    assert f"matches=6 first={firsts} " in line and "seeds=0-5" in line
+
+
+def test_earlier_totals_count_with_single_matches_but_never_twice(tmp_path: Path) -> None:
+    total = {"game": "g", "players": 2, "a": "medium", "b": "random", "seeds": [0, 9],
+             "firsts": 9}
+    single = {"game": "g", "players": 2, "a": "medium", "b": "random", "seed": 10,
+              "first": True, "a_moves": 4, "a_seconds": 2.0}
+    [line] = summarise([total, single])
+    lo, hi = wilson(10, 11)
+    assert "matches=11 first=10 rate=0.909" in line and f"[{lo:.3f}, {hi:.3f}]" in line
+    assert "seeds=0-10" in line and "medium_s/move=0.500" in line
+    with pytest.raises(ValueError, match="counted twice"):
+        summarise([total, {**single, "seed": 9}])
+    out = tmp_path / "r.jsonl"
+    out.write_text(json.dumps(total) + "\n")
+    assert load_records(out) == [total]
+
+
+def test_seed_ranges_and_wilson_interval() -> None:
+    assert _ranges([0, 1, 2, 5, 7, 8]) == "0-2,5,7-8"
+    lo, hi = wilson(200, 200)
+    assert hi == 1.0 and 0.98 < lo < 0.982  # the README's [0.981, 1.000]
+    lo, hi = wilson(168, 200)
+    assert (round(lo, 3), round(hi, 3)) == (0.783, 0.884)
