@@ -151,6 +151,12 @@ class State(ABC):
         """A uniformly random legal move (playouts call this; engines may make it faster)."""
         return rng.choice(self.legal_moves(seat))
 
+    def apply_legal(self, seat: int, move: Move, rng: random.Random) -> list[Event]:
+        """``apply`` for a move this state itself offered (one of ``legal_moves(seat)`` or
+        ``random_move``'s answer): the search plays millions of those, so an engine may skip
+        re-validating them. Anything that came from outside must go through ``apply``."""
+        return self.apply(seat, move, rng)
+
     def observe_move(self, seat: int, move: Move, observer: int) -> str:
         """What ``observer`` learns when ``seat`` plays ``move`` (ISMCTS keys its tree on it).
 

@@ -2,8 +2,9 @@
 
 Each check here holds for any game: codec round-trips, views are JSON and stable under
 ``sample_from_view`` (and ``sampler`` draws the same states), a sampled state offers the seat
-the same legal moves, the bulk ``observed_moves`` agrees with ``observe_move``, illegal moves
-leave the state untouched, clones are independent, and matches end with a sane result.
+the same legal moves, the bulk ``observed_moves`` agrees with ``observe_move``, ``apply_legal``
+does what ``apply`` does, illegal moves leave the state untouched, clones are independent,
+and matches end with a sane result.
 """
 
 from __future__ import annotations
@@ -82,6 +83,11 @@ def test_random_play_conforms(case: tuple[Game, int, int]) -> None:
         assert state.to_json() == snapshot, "an illegal move must not change the state"
         twin = state.clone()
         move = rng.choice(legal)
+        # apply_legal (the search's unchecked path) does exactly what apply does.
+        checked, unchecked = state.clone(), state.clone()
+        events = checked.apply(seat, move, random.Random(step))
+        assert unchecked.apply_legal(seat, move, random.Random(step)) == events
+        assert unchecked.to_json() == checked.to_json()
         events = state.apply(seat, move, rng)
         assert isinstance(events, list) and all("type" in e for e in events)
         json.dumps(events)

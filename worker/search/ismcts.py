@@ -182,7 +182,7 @@ def _iterate(state: Any, root: Node, seat: int, play: Policy, rng: random.Random
                 child = node.children[secret[1]]
                 child.avail += 1
                 path.append(child)
-                state.apply(actor, move, rng)
+                state.apply_legal(actor, move, rng)
                 node = child
                 seats = state.to_move()
                 continue
@@ -234,7 +234,7 @@ def _iterate(state: Any, root: Node, seat: int, play: Policy, rng: random.Random
             group = groups[key]
             move = group[0] if len(group) == 1 else group[rng.randrange(len(group))]
         path.append(child)
-        state.apply(actor, move, rng)
+        state.apply_legal(actor, move, rng)
         node = child
         if expanded:
             break

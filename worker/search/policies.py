@@ -1,6 +1,9 @@
 """Playout policies: the default uniformly random one and optional per-game heuristics.
 
-A policy picks a legal move for ``seat`` in ``state`` using only ``rng`` for randomness. The
+A policy picks a legal move for ``seat`` in ``state`` using only ``rng`` for randomness; the
+search plays it with ``State.apply_legal`` (no re-validation), so a policy must only return
+moves the state itself offers (its ``legal_moves`` or ``random_move``) or build exactly such
+a move. The
 search plays every playout with the policy registered for the game's id, else the default.
 A heuristic is registered only where it measurably improves strength at equal wall time
 (``bench/strength.py --policy``); see the module docstrings of the games' sections below.
@@ -42,7 +45,7 @@ def playout(state: State, policy: Policy, rng: random.Random) -> None:
         if not seats:
             return
         seat = seats[0]
-        state.apply(seat, policy(state, seat, rng), rng)
+        state.apply_legal(seat, policy(state, seat, rng), rng)
 
 
 # -- per-game heuristics ------------------------------------------------------------------------
@@ -79,12 +82,13 @@ _FEEDING = frozenset(("take_food", "attack", "burn_fat"))
 def evolution_policy(state: State, seat: int, rng: random.Random) -> Move:
     """Evolution: in feeding, get food (take a token, attack, burn fat) rather than pass or end
     the turn while any way to get food exists; elsewhere uniformly random."""
-    moves = state.legal_moves(seat)
     if state.phase == "feeding" and state.pending is None:  # type: ignore[attr-defined]
+        moves = state.legal_moves(seat)
         feeding = [m for m in moves if m["type"] in _FEEDING]
         if feeding:
             return feeding[rng.randrange(len(feeding))]
-    return moves[rng.randrange(len(moves))]
+        return moves[rng.randrange(len(moves))]
+    return state.random_move(seat, rng)  # the engine's: same draw, faster in development
 
 
 #: Candidate heuristics by game id (``bench.strength`` compares them with ``/h``); only those

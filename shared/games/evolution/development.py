@@ -68,6 +68,35 @@ def moves(st: EvolutionState, seat: int) -> list[Move]:
     return result
 
 
+def random_move(st: EvolutionState, seat: int, rng: random.Random) -> Move:
+    """``moves(st, seat)[rng.randrange(len(...))]`` without building the other moves."""
+    own = [(a.id, {t for _, t in a.traits}) for a in st.own(seat)]
+    targets: dict[str, list[Any]] = {}
+    total = 1  # pass
+    for card in st.hands[seat]:
+        total += 1
+        for trait in faces(card):
+            places = targets.get(trait)
+            if places is None:
+                places = targets[trait] = _places(st, seat, own, trait)
+            total += len(places)
+    index = rng.randrange(total)
+    for card in st.hands[seat]:  # walk the list ``moves`` would build, in its order
+        if index == 0:
+            return {"type": "play_animal", "card": card}
+        index -= 1
+        for trait in faces(card):
+            places = targets[trait]
+            if index < len(places):
+                if trait in PAIRED:
+                    return {"type": "play_pair", "card": card, "trait": trait,
+                            "animals": list(places[index])}
+                return {"type": "play_trait", "card": card, "trait": trait,
+                        "animal": places[index]}
+            index -= len(places)
+    return {"type": "pass"}
+
+
 def _places(st: EvolutionState, seat: int, own: list[tuple[int, set[str]]],
             trait: str) -> list[Any]:
     """The animals (or pairs of animals) of ``seat``'s move that may take ``trait`` now."""

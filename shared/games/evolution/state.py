@@ -169,6 +169,9 @@ class EvolutionState(State):
             raise NotYourTurn(f"seat {seat} owes no decision now")
         if move not in self.legal_moves(seat):
             raise IllegalMove(self.explain_illegal(seat, move))
+        return self.apply_legal(seat, move, rng)
+
+    def apply_legal(self, seat: int, move: Move, rng: random.Random) -> list[Event]:
         self._version += 1
         self._legal_key = None
         events: list[Event] = []
@@ -181,6 +184,11 @@ class EvolutionState(State):
         return events
 
     def random_move(self, seat: int, rng: random.Random) -> Move:
+        """``legal_moves(seat)[rng.randrange(len(...))]``, the same move for the same ``rng``;
+        in development without listing every move (playouts do this at every step)."""
+        if (self.phase == "development" and self.pending is None and seat == self.turn
+                and self._legal_key != (self._version, seat)):
+            return development.random_move(self, seat, rng)
         moves = self.legal_moves(seat)
         return moves[rng.randrange(len(moves))]
 

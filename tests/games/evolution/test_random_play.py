@@ -1,8 +1,8 @@
 """Seeded random play: 2,100 matches across 2-8 players with invariants.
 
 Cheap invariants at every step (tokens, fed-ness, paired traits, card accounting); the heavy
-ones (views leak nothing, codec round-trip, ``sample_from_view`` agreement) on a sample of
-steps.
+ones (views leak nothing, codec round-trip, ``sample_from_view`` agreement, ``random_move``
+drawing the listed move) on a sample of steps.
 """
 
 from __future__ import annotations
@@ -56,6 +56,12 @@ def _heavy(st: EvolutionState, step: int) -> None:
     assert sampled.view(seat) == view
     assert sorted(map(st.move_id, st.legal_moves(seat))) == sorted(
         map(sampled.move_id, sampled.legal_moves(seat)))
+    # random_move (unlisted in development) draws exactly the listed move the same rng picks.
+    legal = st.legal_moves(seat)
+    for k in range(3):
+        fresh = st.clone()  # no cached list: the development shortcut is taken
+        assert fresh.random_move(seat, random.Random(k)) == legal[
+            random.Random(k).randrange(len(legal))]
 
 
 @pytest.mark.parametrize("players", range(2, 9))
