@@ -265,6 +265,9 @@ class SavannaState(State):
         problem = self._problem(seat, move)
         if problem is not None:
             raise IllegalMove(problem)
+        return self.apply_legal(seat, move, rng)
+
+    def apply_legal(self, seat: int, move: Move, rng: random.Random) -> list[Event]:
         card, row, col = move["card"], move["row"], move["col"]
         self.hands[self.hand_index(seat)].remove(card)
         self.pending[seat] = (card, row, col)
