@@ -18,6 +18,11 @@ they hold. Conventions (see DESIGN.md):
 * ``Game.sample_from_view(view, seat, rng)`` builds a full state consistent with that view,
   hidden parts filled at random. Bots search from it and from nothing else.
 * ``to_json`` / ``Game.state_from_json`` form a lossless codec (no pickle).
+* Fast paths for the search, each with a plain default an engine may override with an exact
+  equivalent (the conformance test checks each against the plain form): ``Game.sampler``
+  (many samples of one view), ``State.observed_moves`` (every legal move with its
+  observation), ``random_move`` (a legal move, uniformly) and ``apply_legal`` (play a move
+  the state itself offered, without re-validating it).
 """
 
 from __future__ import annotations

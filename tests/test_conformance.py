@@ -67,6 +67,7 @@ def test_random_play_conforms(case: tuple[Game, int, int]) -> None:
         ids = [state.move_id(m) for m in legal]
         assert len(set(ids)) == len(ids), "move ids must be unique"
         assert sorted(ids) == sorted(sampled.move_id(m) for m in sampled.legal_moves(seat))
+        assert state.clone().random_move(seat, random.Random(step)) in legal
         for observer in range(players):  # an engine's fast observed_moves must agree
             assert state.observed_moves(seat, observer) == [
                 (state.observe_move(seat, m, observer), m) for m in legal]
