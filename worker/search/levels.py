@@ -3,9 +3,9 @@
 A level is a number of ISMCTS simulations; its wall-clock cap only guards against a slow
 machine or a big match (the simulation count normally ends the search, which keeps a seeded
 bot reproducible). Measured on the 2-core bench machine (``python -m bench.bench_search``),
-one core: Savanna (uniform playouts) runs about 2,500-2,900 simulations/s with 2 seats,
-1,400-1,900 with 4, ~800 with 6; Evolution (feeding-first playouts) 430-810 with 2 or 4
-seats and a few hundred with 6-8. Hence:
+one core: Savanna (uniform playouts) runs about 2,900-3,600 simulations/s with 2 seats,
+1,600-2,250 with 4; Evolution (feeding-first playouts) 580-1,070 with 2 or 4 seats and a few
+hundred with 6-8. A search also stops as soon as its answer is settled (``_decided``). Hence:
 
 * ``easy``   100 simulations: a tenth of a second in 2-4 seat games, at most ~0.6 s; cap 2 s.
 * ``medium`` 1,000: ~0.3-2.3 s a move for 2-4 seats (~5 s for 6-seat Evolution); cap 10 s.
