@@ -144,12 +144,14 @@ def run_pairing(game_id: str, players: int, a: str, b: str, seeds: range, procs:
           f"seeds already in {out}, playing {len(jobs)}", flush=True)
     code = code_version()
     out.parent.mkdir(parents=True, exist_ok=True)
-    with out.open("a") as sink, multiprocessing.Pool(procs) as pool:
+    with multiprocessing.Pool(procs) as pool:
         for result in pool.imap_unordered(play_match, jobs):
             record = {"game": game_id, "players": players, "a": a, "b": b, **result,
                       "code": code}
-            sink.write(json.dumps(record) + "\n")
-            sink.flush()
+            # Opened per record: a git checkout that replaces the file during a run of hours
+            # must not leave the rest of the run writing to the replaced (deleted) file.
+            with out.open("a") as sink:
+                sink.write(json.dumps(record) + "\n")
 
 
 def _seeds_of(record: dict[str, Any]) -> range:
@@ -201,8 +203,11 @@ def code_version() -> str:
     """The commit the bots ran at (``+dirty`` with uncommitted changes), for the record."""
     try:
         head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                              text=True, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
+                              text=True, check=True, cwd=Path(__file__).parent).stdout.strip()
+        # The results file itself changes during every run: it does not make the code dirty.
+        root = Path(__file__).resolve().parents[1]
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--",
+                                ".", ":!bench/results"], cwd=root,
                                capture_output=True, text=True, check=True).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
