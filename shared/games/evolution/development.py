@@ -45,21 +45,42 @@ def pair_exists(st: EvolutionState, trait: str, a: int, b: int) -> bool:
 
 def moves(st: EvolutionState, seat: int) -> list[Move]:
     """Legal development moves of ``seat`` (it is on turn), card by card in hand order."""
-    targets = _targets(st, seat)
+    own = [(a.id, {t for _, t in a.traits}) for a in st.own(seat)]
+    # Where each trait may go depends only on the animals, not on the card: worked out once
+    # per trait (playouts list these moves at every development step).
+    targets: dict[str, list[Any]] = {}
     result: list[Move] = []
     for card in st.hands[seat]:
         result.append({"type": "play_animal", "card": card})
         for trait in faces(card):
-            result.extend(_trait_move(card, trait, place) for place in targets[trait])
+            places = targets.get(trait)
+            if places is None:
+                places = targets[trait] = _places(st, seat, own, trait)
+            if trait in PAIRED:
+                for pair in places:
+                    result.append({"type": "play_pair", "card": card, "trait": trait,
+                                   "animals": list(pair)})
+            else:
+                for animal in places:
+                    result.append({"type": "play_trait", "card": card, "trait": trait,
+                                   "animal": animal})
     result.append({"type": "pass"})
     return result
 
 
 def random_move(st: EvolutionState, seat: int, rng: random.Random) -> Move:
     """``moves(st, seat)[rng.randrange(len(...))]`` without building the other moves."""
-    targets = _targets(st, seat)
-    index = rng.randrange(1 + sum(1 + sum(len(targets[t]) for t in faces(card))
-                                  for card in st.hands[seat]))
+    own = [(a.id, {t for _, t in a.traits}) for a in st.own(seat)]
+    targets: dict[str, list[Any]] = {}
+    total = 1  # pass
+    for card in st.hands[seat]:
+        total += 1
+        for trait in faces(card):
+            places = targets.get(trait)
+            if places is None:
+                places = targets[trait] = _places(st, seat, own, trait)
+            total += len(places)
+    index = rng.randrange(total)
     for card in st.hands[seat]:  # walk the list ``moves`` would build, in its order
         if index == 0:
             return {"type": "play_animal", "card": card}
@@ -67,23 +88,13 @@ def random_move(st: EvolutionState, seat: int, rng: random.Random) -> Move:
         for trait in faces(card):
             places = targets[trait]
             if index < len(places):
-                return _trait_move(card, trait, places[index])
+                if trait in PAIRED:
+                    return {"type": "play_pair", "card": card, "trait": trait,
+                            "animals": list(places[index])}
+                return {"type": "play_trait", "card": card, "trait": trait,
+                        "animal": places[index]}
             index -= len(places)
     return {"type": "pass"}
-
-
-def _targets(st: EvolutionState, seat: int) -> dict[str, list[Any]]:
-    """Per trait in ``seat``'s hand, where it may go now: it depends only on the animals, not
-    on the card, so it is worked out once per trait (playouts ask at every development step)."""
-    own = [(a.id, {t for _, t in a.traits}) for a in st.own(seat)]
-    traits = {trait for card in st.hands[seat] for trait in faces(card)}
-    return {trait: _places(st, seat, own, trait) for trait in traits}
-
-
-def _trait_move(card: int, trait: str, place: Any) -> Move:
-    if trait in PAIRED:
-        return {"type": "play_pair", "card": card, "trait": trait, "animals": list(place)}
-    return {"type": "play_trait", "card": card, "trait": trait, "animal": place}
 
 
 def _places(st: EvolutionState, seat: int, own: list[tuple[int, set[str]]],
