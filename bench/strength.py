@@ -162,26 +162,76 @@ def _seeds_of(record: dict[str, Any]) -> range:
     return range(record["seed"], record["seed"] + 1)
 
 
-def summarise(records: list[dict[str, Any]]) -> list[str]:
-    """One line per pairing: matches, A's firsts, rate, 95% Wilson interval, seeds, time."""
+@dataclass(frozen=True)
+class Figure:
+    """One pairing's figures over every recorded match."""
+
+    game: str
+    players: int
+    a: str
+    b: str
+    matches: int
+    firsts: int
+    low: float
+    high: float
+    seeds: str
+    a_seconds_per_move: float
+
+    @property
+    def rate(self) -> float:
+        return self.firsts / self.matches
+
+
+def figures(records: list[dict[str, Any]]) -> list[Figure]:
+    """One figure per pairing, sorted by pairing; raises if a seed is recorded twice."""
     by_pairing: dict[tuple[str, int, str, str], list[dict[str, Any]]] = {}
     for record in records:
         by_pairing.setdefault(pairing_key(record), []).append(record)
-    lines = []
+    result = []
     for (game_id, players, a, b), group in sorted(by_pairing.items()):
         seeds = sorted(seed for record in group for seed in _seeds_of(record))
         if len(seeds) != len(set(seeds)):
             raise ValueError(f"{game_id} {a} vs {b}: a seed is counted twice")
-        matches = len(seeds)
         firsts = sum(record.get("firsts", record.get("first", 0)) for record in group)
-        lo, hi = wilson(firsts, matches)
+        lo, hi = wilson(firsts, len(seeds))
         timed = [r for r in group if "a_moves" in r]
         moves = sum(r["a_moves"] for r in timed)
         per_move = sum(r["a_seconds"] for r in timed) / moves if moves else float("nan")
-        lines.append(f"{game_id} players={players} {a} vs {b}: matches={matches} "
-                     f"first={firsts} rate={firsts / matches:.3f} "
-                     f"wilson95=[{lo:.3f}, {hi:.3f}] seeds={_ranges(seeds)} "
-                     f"{a}_s/move={per_move:.3f}")
+        result.append(Figure(game_id, players, a, b, len(seeds), firsts, lo, hi,
+                             _ranges(seeds), per_move))
+    return result
+
+
+def summarise(records: list[dict[str, Any]]) -> list[str]:
+    """One line per pairing: matches, A's firsts, rate, 95% Wilson interval, seeds, time."""
+    return [f"{f.game} players={f.players} {f.a} vs {f.b}: matches={f.matches} "
+            f"first={f.firsts} rate={f.rate:.3f} wilson95=[{f.low:.3f}, {f.high:.3f}] "
+            f"seeds={f.seeds} {f.a}_s/move={f.a_seconds_per_move:.3f}"
+            for f in figures(records)]
+
+
+def markdown(records: list[dict[str, Any]], matches: int = 200) -> list[str]:
+    """The README's table: every game's PLAN rows, each against its target, in plan order.
+
+    A row passes when the lower bound of its 95% interval clears the target; a row with fewer
+    than ``matches`` matches says so. Pairings outside the plan are left out."""
+    found = {(f.game, f.players, f.a, f.b): f for f in figures(records)}
+    lines = ["| pairing | matches | A first | rate | 95% CI | seeds | target |",
+             "|---|---|---|---|---|---|---|"]
+    for game in all_games():
+        for players, a, b, target in PLAN:
+            f = found.get((game.id, players, a, b))
+            others = f"{players - 1} `{b}`" if players > 2 else f"`{b}`"
+            name = f"{game.name} {players}p `{a}` vs {others}"
+            if f is None:
+                lines.append(f"| {name} | 0 | | | | | ≥ {target:.2f}: not run |")
+                continue
+            verdict = "lower bound ✓" if f.low >= target else "lower bound ✗"
+            short = f" — {f.matches} of the {matches} matches asked for" \
+                if f.matches < matches else ""
+            lines.append(f"| {name} | {f.matches} | {f.firsts} | {f.rate:.3f} | "
+                         f"[{f.low:.3f}, {f.high:.3f}] | {f.seeds} | "
+                         f"≥ {target:.2f}: {verdict}{short} |")
     return lines
 
 
@@ -214,11 +264,12 @@ def code_version() -> str:
     return head + ("+dirty" if dirty else "")
 
 
-#: The standard figures: (players, A, B). ``python -m bench.strength`` alone runs them all for
-#: every registered game with ``--matches`` (default 200) each: hours on a 2-core machine.
-PLAN: tuple[tuple[int, str, str], ...] = (
-    (2, "medium", "random"), (4, "medium", "random"), (2, "medium", "greedy"),
-    (2, "hard", "medium"))
+#: The standard figures: (players, A, B, the first-place rate A must reach, issue #4).
+#: ``python -m bench.strength`` alone runs them all for every registered game with
+#: ``--matches`` (default 200) each: hours on a 2-core machine.
+PLAN: tuple[tuple[int, str, str, float], ...] = (
+    (2, "medium", "random", 0.90), (4, "medium", "random", 0.60),
+    (2, "medium", "greedy", 0.60), (2, "hard", "medium", 0.55))
 
 
 def main() -> None:
@@ -233,17 +284,21 @@ def main() -> None:
                         help=f"results file, appended to and resumed from (default {RESULTS})")
     parser.add_argument("--report", action="store_true",
                         help="only summarise the results file, play nothing")
+    parser.add_argument("--markdown", action="store_true",
+                        help="with --report: the README's table of the plan against its targets")
     args = parser.parse_args()
     if not args.report:
         games = args.game or [game.id for game in all_games()]
         plan = ([(args.players, *pairing.split(",", 1)) for pairing in args.pairing]
-                if args.pairing else list(PLAN))
+                if args.pairing else [row[:3] for row in PLAN])
         print(f"# {COMMAND}", flush=True)
         seeds = range(args.seed, args.seed + args.matches)
         for game_id in games:
             for players, a, b in plan:
                 run_pairing(game_id, int(players), a, b, seeds, args.procs, args.out)
-    for line in summarise(load_records(args.out)):
+    records = load_records(args.out)
+    report = markdown(records, args.matches) if args.markdown else summarise(records)
+    for line in report:
         print(line, flush=True)
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.strength import _ranges, load_records, run_pairing, summarise, wilson
+from bench.strength import _ranges, load_records, markdown, run_pairing, summarise, wilson
 
 
 def test_records_every_match_and_resumes_where_it_stopped(tmp_path: Path) -> None:
@@ -47,3 +47,21 @@ def test_seed_ranges_and_wilson_interval() -> None:
     assert hi == 1.0 and 0.98 < lo < 0.982  # the README's [0.981, 1.000]
     lo, hi = wilson(168, 200)
     assert (round(lo, 3), round(hi, 3)) == (0.783, 0.884)
+
+
+def test_markdown_table_judges_each_plan_row_by_its_lower_bound() -> None:
+    def total(a: str, b: str, players: int, matches: int, firsts: int) -> dict[str, object]:
+        return {"game": "savanna", "players": players, "a": a, "b": b,
+                "seeds": [0, matches - 1], "firsts": firsts}
+
+    records = [total("medium", "random", 2, 200, 200), total("medium", "greedy", 2, 200, 110),
+               total("hard", "medium", 2, 30, 25), total("easy", "random", 2, 10, 10)]
+    rows = {line.split(" | ")[0]: line for line in markdown(records)[2:]}
+    assert "| Ecosystem: Savanna 2p `medium` vs `random` | 200 | 200 | 1.000 | [0.981, 1.000] " \
+        "| 0-199 | ≥ 0.90: lower bound ✓ |" in rows.values()
+    # 110 of 200 is 0.55 with a lower bound of 0.481: short of the 0.60 target.
+    assert rows["| Ecosystem: Savanna 2p `medium` vs `greedy`"].endswith("lower bound ✗ |")
+    assert rows["| Ecosystem: Savanna 2p `hard` vs `medium`"].endswith(
+        "lower bound ✓ — 30 of the 200 matches asked for |")
+    assert rows["| Ecosystem: Savanna 4p `medium` vs 3 `random`"].endswith("not run |")
+    assert not any("easy" in line for line in rows.values())  # not a plan row
