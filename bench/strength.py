@@ -251,11 +251,11 @@ def _ranges(seeds: list[int]) -> str:
 
 def code_version() -> str:
     """The commit the bots ran at (``+dirty`` with uncommitted changes), for the record."""
+    root = Path(__file__).resolve().parents[1]
     try:
         head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                              text=True, check=True, cwd=Path(__file__).parent).stdout.strip()
+                              text=True, check=True, cwd=root).stdout.strip()
         # The results file itself changes during every run: it does not make the code dirty.
-        root = Path(__file__).resolve().parents[1]
         dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--",
                                 ".", ":!bench/results"], cwd=root,
                                capture_output=True, text=True, check=True).stdout.strip()
