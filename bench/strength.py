@@ -17,6 +17,8 @@ Bot specs: ``random``; ``greedy`` (``worker.bots.greedy_move``, the bot the work
 forces the uniformly random playout policy, ``/h`` the game's candidate heuristic
 (``worker.search.policies.HEURISTICS``), registered or not.
 Matches run in ``--procs`` processes (default 2, one per core of the bench machine).
+``python -m bench.accel bench.strength ...`` runs the same matches with the engine compiled
+by mypyc, about three times sooner (``bench/accel.py``); each record says which build played.
 
 Every finished match is appended to ``--out`` (``bench/results/strength.jsonl``, committed) as
 one JSON line with the commit the bots ran at; a rerun plays only the seeds not yet recorded,
@@ -39,6 +41,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bench.accel import compiled_modules
 from bench.bench_search import load_game
 from shared.games import all_games
 from shared.protocol import Game, Move, State, View
@@ -143,11 +146,13 @@ def run_pairing(game_id: str, players: int, a: str, b: str, seeds: range, procs:
     print(f"# {game_id} {players}p {a} vs {b}: {len(seeds) - len(jobs)} of {len(seeds)} "
           f"seeds already in {out}, playing {len(jobs)}", flush=True)
     code = code_version()
+    # Which engine build played (``bench.accel``): the moves are the same, only the times differ.
+    build = "mypyc" if compiled_modules() else "python"
     out.parent.mkdir(parents=True, exist_ok=True)
     with multiprocessing.Pool(procs) as pool:
         for result in pool.imap_unordered(play_match, jobs):
             record = {"game": game_id, "players": players, "a": a, "b": b, **result,
-                      "code": code}
+                      "code": code, "build": build}
             # Opened per record: a git checkout that replaces the file during a run of hours
             # must not leave the rest of the run writing to the replaced (deleted) file.
             with out.open("a") as sink:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -54,7 +55,7 @@ def budget_for(level: str | None, simulations: int | None) -> SearchBudget:
     return LEVELS[level or "medium"]
 
 
-def budget_of_bot(bot: dict[str, object]) -> SearchBudget:
+def budget_of_bot(bot: dict[str, Any]) -> SearchBudget:
     """The search budget of a stored bot seat (``level`` or custom ``simulations``)."""
     simulations = bot.get("simulations")
     level = bot.get("level")

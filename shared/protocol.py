@@ -218,7 +218,7 @@ class Game(ABC):
         resolved = {}
         for name, opt in known.items():
             value = options.get(name, opt.default)
-            expected = {"int": int, "bool": bool, "str": str}[opt.type]
+            expected: Any = {"int": int, "bool": bool, "str": str}[opt.type]
             if type(value) is not expected:
                 raise ValueError(f"option {name} must be of type {opt.type}")
             if opt.minimum is not None and value < opt.minimum:

@@ -113,7 +113,7 @@ def search_move(game: Game, view: View, seat: int, budget: SearchBudget, rng: ra
     if len(root_moves) == 1:
         stopped = "forced"
     else:
-        state = sample  # the first determinization is used too, not wasted
+        state: Any = sample  # the first determinization is used too, not wasted
         simulations = budget.simulations
         while iterations < simulations:
             if state is None:
@@ -205,9 +205,10 @@ def _iterate(state: Any, root: Node, seat: int, play: Policy, rng: random.Random
             # A forced or wholly secret choice: one edge; the concrete move is the policy's.
             key, group = next(iter(groups.items()))
             move = group[0] if len(group) == 1 else play(state, actor, rng)
-            child = children.get(key)
-            if child is None:
-                child = children[key] = Node(actor)
+            found = children.get(key)
+            if found is None:
+                found = children[key] = Node(actor)
+            child = found
             child.avail += 1
             node.secret = (actor, key) if count > 1 and actor != seat else None
         else:

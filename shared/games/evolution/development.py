@@ -141,7 +141,7 @@ def apply(st: EvolutionState, seat: int, move: Move, rng: random.Random,
                            "card": card, "audience": [seat]})
         elif kind == "play_trait":
             animal = st.animals[move["animal"]]
-            animal.traits = [*animal.traits, (card, move["trait"])]
+            animal.traits = (*animal.traits, (card, move["trait"]))
             events.append({"type": "trait_played", "seat": seat, "card": card,
                            "trait": move["trait"], "animal": move["animal"]})
         else:

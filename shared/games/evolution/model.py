@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 from .cards import FOOD_EXTRA
@@ -39,8 +38,7 @@ class Animal:
         self.hib_round = -99
 
     def copy(self) -> Animal:
-        new = Animal.__new__(Animal)
-        new.id, new.owner, new.card = self.id, self.owner, self.card
+        new = Animal(self.id, self.owner, self.card)  # not ``__new__``: see EvolutionState.clone
         new._traits, new._requirement = self._traits, self._requirement
         new.pairs = list(self.pairs)
         new.food, new.fat = self.food, self.fat
@@ -57,8 +55,8 @@ class Animal:
         return self._traits
 
     @traits.setter
-    def traits(self, value: Iterable[tuple[int, str]]) -> None:
-        self._traits = tuple(value)
+    def traits(self, value: tuple[tuple[int, str], ...]) -> None:
+        self._traits = value
         # E-3.3: 1 food plus the traits' numbers (Carnivorous +1, HBW +1, Parasite +2); kept
         # up to date here because playouts ask for it millions of times.
         self._requirement = 1 + sum(FOOD_EXTRA.get(t, 0) for _, t in self._traits)
@@ -123,7 +121,7 @@ class Animal:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Animal:
         new = cls(data["id"], data["owner"], data["card"])
-        new.traits = [(c, t) for c, t in data["traits"]]
+        new.traits = tuple((c, t) for c, t in data["traits"])
         new.pairs = list(data["pairs"])
         new.food, new.fat = data["food"], data["fat"]
         new.attacked, new.pirated = data["attacked"], data["pirated"]

@@ -66,7 +66,9 @@ class EvolutionState(State):
         return st
 
     def clone(self) -> EvolutionState:
-        new = EvolutionState.__new__(EvolutionState)
+        # The constructor, not ``__new__``: the engine must stay compilable by mypyc
+        # (``bench/accel.py``), whose native classes cannot skip ``__init__``.
+        new = EvolutionState(self.num_players)
         new.num_players = self.num_players
         new.deck = list(self.deck)
         new.hands = [list(h) for h in self.hands]
@@ -257,7 +259,7 @@ class EvolutionState(State):
         single = [t for c, t in animal.traits if c == card]
         if single:
             trait = single[0]
-            animal.traits = [(c, t) for c, t in animal.traits if c != card]
+            animal.traits = tuple((c, t) for c, t in animal.traits if c != card)
         else:
             trait = self.pairs[card][0]
             self.partner(card, animal.id).pairs.remove(card)

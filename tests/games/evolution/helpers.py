@@ -43,7 +43,7 @@ class Builder:
         st = self.st
         a = Animal(st.next_animal, seat, self.card())
         st.next_animal += 1
-        a.traits = [(self.card(t), t) for t in traits]
+        a.traits = tuple((self.card(t), t) for t in traits)
         a.food, a.fat = food, fat
         st.animals[a.id] = a
         st.table[seat].append(a)
