@@ -14,7 +14,9 @@ The build is a copy of ``shared/`` and ``worker/`` under ``var/accel/<digest of 
 sources>/`` with the ``COMPILED`` modules compiled in place; the launcher puts that folder
 first on ``sys.path`` and runs the bench module from this repository. Editing any source gives
 a new digest and so a fresh build: a compiled module can never be older than its source.
-Nothing else uses the build (the API and the worker import the sources as they are).
+Nothing else uses the build (the API and the worker import the sources as they are). Builds of
+earlier sources are left in place (a few MB each), since a run of hours may still be using one;
+``make clean`` removes them with the rest of ``var/``.
 """
 
 from __future__ import annotations
@@ -32,9 +34,11 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("shared", "worker")
 #: Modules mypyc compiles (the hot path of an Evolution search); the rest stay Python.
 COMPILED = (
+    "shared/rng.py", "shared/games/evolution/cards.py",
     "shared/games/evolution/model.py", "shared/games/evolution/attack.py",
     "shared/games/evolution/feeding.py", "shared/games/evolution/development.py",
-    "shared/games/evolution/state.py", "worker/search/ismcts.py", "worker/search/policies.py",
+    "shared/games/evolution/state.py", "shared/games/evolution/views.py",
+    "worker/search/ismcts.py", "worker/search/policies.py",
 )
 _IGNORED = shutil.ignore_patterns("__pycache__", "*.so", "*.pyc")
 _SETUP = """
@@ -78,9 +82,6 @@ def build(root: Path = ROOT, base: Path | None = None, quiet: bool = True) -> Pa
         partial.rename(target)
     except OSError:  # another process finished the same build first
         shutil.rmtree(partial, ignore_errors=True)
-    for old in base.iterdir():  # earlier builds are stale: their sources have changed
-        if old != target and ".tmp" not in old.name:
-            shutil.rmtree(old, ignore_errors=True)
     return target
 
 

@@ -35,6 +35,7 @@ import time
 from typing import Any
 
 from shared.protocol import Game, Move, Result, View
+from shared.rng import randbelow
 from worker.search.levels import SearchBudget
 from worker.search.policies import Policy, playout, policy_for
 
@@ -215,7 +216,7 @@ def _iterate(state: Any, root: Node, seat: int, play: Policy, rng: random.Random
             node.secret = None
             untried = [key for key in groups if key not in children]
             if untried:
-                key = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
+                key = untried[randbelow(rng, len(untried))] if len(untried) > 1 else untried[0]
                 child = children[key] = Node(actor)
                 expanded = True
                 for other in groups:
@@ -233,7 +234,7 @@ def _iterate(state: Any, root: Node, seat: int, play: Policy, rng: random.Random
                     if value > best_value:
                         best_value, key, child = value, candidate, edge
             group = groups[key]
-            move = group[0] if len(group) == 1 else group[rng.randrange(len(group))]
+            move = group[0] if len(group) == 1 else group[randbelow(rng, len(group))]
         path.append(child)
         state.apply_legal(actor, move, rng)
         node = child

@@ -15,6 +15,7 @@ import random
 from collections.abc import Callable
 
 from shared.protocol import Move, State
+from shared.rng import randbelow
 
 Policy = Callable[[State, int, random.Random], Move]
 
@@ -86,8 +87,8 @@ def evolution_policy(state: State, seat: int, rng: random.Random) -> Move:
         moves = state.legal_moves(seat)
         feeding = [m for m in moves if m["type"] in _FEEDING]
         if feeding:
-            return feeding[rng.randrange(len(feeding))]
-        return moves[rng.randrange(len(moves))]
+            return feeding[randbelow(rng, len(feeding))]
+        return moves[randbelow(rng, len(moves))]
     return state.random_move(seat, rng)  # the engine's: same draw, faster in development
 
 

@@ -12,6 +12,7 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from shared.protocol import Event, Move
+from shared.rng import randbelow
 
 from .cards import PAIRED, faces
 from .model import Animal
@@ -83,7 +84,7 @@ def random_move(st: EvolutionState, seat: int, rng: random.Random) -> Move:
             if places is None:
                 places = targets[trait] = _places(st, seat, own, trait)
             total += len(places)
-    index = rng.randrange(total)
+    index = randbelow(rng, total)
     for card in st.hands[seat]:  # walk the list ``moves`` would build, in its order
         if index == 0:
             return {"type": "play_animal", "card": card}

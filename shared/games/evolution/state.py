@@ -11,6 +11,7 @@ import random
 from typing import Any
 
 from shared.protocol import Event, IllegalMove, Move, NotYourTurn, Result, State, View
+from shared.rng import randbelow
 
 from . import attack, development, feeding, views
 from .cards import FOOD_BANK, FOOD_EXTRA, HAND_SIZE, SCORE_ANIMAL, SCORE_TRAIT, card_count
@@ -192,7 +193,7 @@ class EvolutionState(State):
                 and self._legal_key != (self._version, seat)):
             return development.random_move(self, seat, rng)
         moves = self.legal_moves(seat)
-        return moves[rng.randrange(len(moves))]
+        return moves[randbelow(rng, len(moves))]
 
     def observe_move(self, seat: int, move: Move, observer: int) -> str:
         """A card played as an animal lies face down (E-3.1): others see no card id."""
