@@ -109,7 +109,12 @@ def main() -> None:
         parser.error("name a module to run, or --build")
     if any(name.split(".")[0] in PACKAGES for name in sys.modules):
         raise RuntimeError("bench.accel must run before shared/worker are imported")
-    target = build(base=options.dir, quiet=not options.build)
+    try:
+        target = build(base=options.dir, quiet=not options.build)
+    except subprocess.CalledProcessError as error:
+        sys.exit(f"bench.accel: the mypyc build failed ({error}); it needs a C compiler and "
+                 f"the Python headers. `python -m {options.module or 'bench.strength'}` runs "
+                 "the same bench on the plain sources.")
     if options.build:
         print(target)
         return

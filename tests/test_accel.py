@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -41,3 +42,14 @@ def test_any_source_edit_gives_a_new_build(tmp_path: Path) -> None:
     (tmp_path / "shared" / "__pycache__").mkdir()
     (tmp_path / "shared" / "__pycache__" / "module.cpython-311.pyc").write_bytes(b"\0")
     assert accel.source_digest(tmp_path) == edited
+
+
+def test_a_failed_build_says_how_to_run_plain_and_leaves_no_build(tmp_path: Path) -> None:
+    env = {**os.environ, "CC": "false"}  # a C compiler that always fails
+    done = subprocess.run([sys.executable, "-m", "bench.accel", "--dir", str(tmp_path),
+                           "bench.accel_check"], cwd=ROOT, capture_output=True, text=True,
+                          timeout=600, env=env)
+    assert done.returncode == 1
+    assert "the mypyc build failed" in done.stderr
+    assert "python -m bench.accel_check" in done.stderr
+    assert list(tmp_path.iterdir()) == []
