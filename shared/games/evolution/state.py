@@ -70,7 +70,6 @@ class EvolutionState(State):
         # The constructor, not ``__new__``: the engine must stay compilable by mypyc
         # (``bench/accel.py``), whose native classes cannot skip ``__init__``.
         new = EvolutionState(self.num_players)
-        new.num_players = self.num_players
         new.deck = list(self.deck)
         new.hands = [list(h) for h in self.hands]
         new.discards = [list(d) for d in self.discards]
