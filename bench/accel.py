@@ -100,8 +100,7 @@ def compiled_modules() -> list[str]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--build", action="store_true", help="only build; print its folder")
-    parser.add_argument("--dir", type=Path, default=ROOT / "var" / "accel",
-                        help="where builds are kept (default var/accel)")
+    parser.add_argument("--dir", type=Path, help="where builds are kept (default var/accel)")
     parser.add_argument("module", nargs="?", help="the bench module to run, e.g. bench.strength")
     parser.add_argument("args", nargs=argparse.REMAINDER, help="its arguments")
     options = parser.parse_args()
