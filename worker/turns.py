@@ -71,4 +71,6 @@ def sweep(service: MatchService, stale_after: float) -> int:
                 service.enqueue(match_id, seat, record.version)
                 sent += 1
         service.store.touch_active(match_id, now)
+    if sent:
+        log.info("sweep: re-enqueued %d bot turn(s) waiting over %gs", sent, stale_after)
     return sent

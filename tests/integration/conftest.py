@@ -35,8 +35,10 @@ class Worker:
         self.tmp = tmp
         self.process: subprocess.Popen[bytes] | None = None
         self.log = tmp / "worker.log"
+        self.started_at = 0.0  # time.monotonic() of the last start
 
     def start(self) -> None:
+        self.started_at = time.monotonic()
         with open(self.log, "ab") as log:
             self.process = start_worker(self.env, self.tmp / "beat-schedule", log,
                                         own_session=True)

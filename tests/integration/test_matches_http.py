@@ -10,6 +10,7 @@ import time
 import pytest
 import requests
 
+from shared.queue import SWEEP_TASK
 from tests.integration.conftest import Client, Worker
 
 pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("integration")]
@@ -191,3 +192,12 @@ def test_search_bots_play_in_the_worker(client: Client, worker: Worker) -> None:
     assert {e["bot"]["kind"] for e in bot_moves} == {"ismcts"}
     assert not any(e["bot"].get("fallback") for e in bot_moves)  # searched, not fell back
     assert len(bot_moves) == 40 and final["status"] == "finished"
+
+
+def test_worker_log_leaves_out_the_routine_sweep(client: Client, worker: Worker) -> None:
+    """Beat sends the sweep every second here; its routine lines stay out of the log."""
+    time.sleep(max(0.0, worker.started_at + 5 - time.monotonic()))  # a few sweeps at least
+    lines = worker.log.read_text().splitlines()
+    assert any("beat: Starting" in line for line in lines)
+    assert any("INFO/" in line for line in lines)
+    assert [line for line in lines if "INFO/" in line and SWEEP_TASK in line] == []

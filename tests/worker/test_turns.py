@@ -95,13 +95,18 @@ def test_bot_receives_only_its_seats_view(service: MatchService,
     assert view != state.to_json()
 
 
-def test_sweep_reenqueues_waiting_bot_turns(service: MatchService) -> None:
+def test_sweep_reenqueues_waiting_bot_turns(service: MatchService,
+                                            caplog: pytest.LogCaptureFixture) -> None:
     record = bot_match(service, game="savanna")
     seat = due_bot(service, record)
     service.enqueue.calls.clear()
-    assert turns.sweep(service, stale_after=3600) == 0  # not waiting long enough yet
-    time.sleep(0.05)
-    assert turns.sweep(service, stale_after=0.01) == 1
+    with caplog.at_level(logging.INFO, logger="worker.turns"):
+        assert turns.sweep(service, stale_after=3600) == 0  # not waiting long enough yet
+        assert caplog.records == []  # a sweep that did nothing says nothing
+        time.sleep(0.05)
+        assert turns.sweep(service, stale_after=0.01) == 1
+    assert [r.getMessage() for r in caplog.records] == [
+        "sweep: re-enqueued 1 bot turn(s) waiting over 0.01s"]
     assert service.enqueue.calls == [(record.id, seat, record.version)]
     service.store.claim_bot_turn(record.id, seat, record.version, 5)
     time.sleep(0.05)
