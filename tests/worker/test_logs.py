@@ -14,12 +14,14 @@ from worker.logs import CELERY_TASK_LOGGERS, RoutineTaskFilter, quiet_routine_ta
 
 @pytest.fixture
 def quiet() -> Iterator[None]:
+    """The filter installed for one test; the loggers' filters are restored afterwards (one
+    installed by importing ``worker.celery_app`` elsewhere in the session stays)."""
+    loggers = [logging.getLogger(name) for name in CELERY_TASK_LOGGERS]
+    before = [list(logger.filters) for logger in loggers]
     quiet_routine_task(SWEEP_TASK)
     yield
-    for name in CELERY_TASK_LOGGERS:
-        logger = logging.getLogger(name)
-        for installed in [f for f in logger.filters if isinstance(f, RoutineTaskFilter)]:
-            logger.removeFilter(installed)
+    for logger, filters in zip(loggers, before, strict=True):
+        logger.filters = filters
 
 
 def celery_lines(task: str, level: int = logging.INFO) -> None:
