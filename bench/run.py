@@ -1,8 +1,8 @@
 """``make bench``: every quick benchmark in turn, each printing its figures and its command.
 
-Engine random-play rates (one core), ISMCTS simulation rates against playout rates, and
-the queue overhead of a bot reply through the real service. Bot strength is slow and has
-its own target (``make bench-strength``).
+Engine random-play rates (one core), ISMCTS simulation rates against playout rates, the
+queue overhead of a bot reply and the searches of a bot-only draft through the real service.
+Bot strength is slow and has its own target (``make bench-strength``).
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ BENCHES = [
     ["bench.bench_evolution", "--seconds", "10"],
     ["bench.bench_search", "--players", "4", "--seconds", "3"],
     ["bench.bench_latency", "--samples", "200"],
+    ["bench.bench_draft", "--matches", "3", "--simulations", "300", "--concurrency", "4"],
 ]
 
 

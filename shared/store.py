@@ -6,7 +6,8 @@ Key space of one match (prefix ``evo:m:{id}``):
 * ``evo:m:{id}:log`` list — one JSON entry per accepted move;
 * ``evo:m:{id}:tok`` hash — sha256(token) -> seat (tokens are never stored in clear);
 * ``evo:m:{id}:idem:{sha256(key)}`` string — the first answer to an Idempotency-Key (TTL);
-* ``evo:m:{id}:lease:{seat}:{version}`` string — a bot task's claim on a turn (TTL);
+* ``evo:m:{id}:lease:{seat}:{version}`` string — a bot task's claim on a turn (TTL); its
+  value says what the search was asked (``worker.carryover``), so a newer task can defer;
 * ``evo:active`` sorted set — running matches by last update time (the bot sweep reads it);
 * channel ``evo:m:{id}:chg`` — the new version is published on every write.
 
@@ -125,8 +126,9 @@ class MatchStore:
         seat = self.redis.hget(self._key(match_id, ":tok"), hash_secret(token))
         return None if seat is None else int(seat)
 
-    def log(self, match_id: str, start: int = 0) -> list[dict[str, Any]]:
-        return [json.loads(e) for e in self.redis.lrange(self._key(match_id, ":log"), start, -1)]
+    def log(self, match_id: str, start: int = 0, end: int = -1) -> list[dict[str, Any]]:
+        """Log entries ``start..end`` (list indices, inclusive; negative from the end)."""
+        return [json.loads(e) for e in self.redis.lrange(self._key(match_id, ":log"), start, end)]
 
     def idempotent_answer(self, match_id: str, key: str) -> dict[str, Any] | None:
         value = self.redis.get(self._key(match_id, f":idem:{hash_secret(key)}"))
@@ -181,10 +183,18 @@ class MatchStore:
         """Mark a running match as just seen by the sweep (so it is not re-swept at once)."""
         self.redis.zadd("evo:active", {match_id: when or time.time()}, xx=True)
 
-    def claim_bot_turn(self, match_id: str, seat: int, version: int, ttl: float) -> bool:
-        """Take the lease on a bot's turn; False if another task holds it."""
+    def claim_bot_turn(self, match_id: str, seat: int, version: int, ttl: float,
+                       note: str = "1") -> bool:
+        """Take the lease on a bot's turn, storing ``note``; False if another task holds it."""
         key = self._key(match_id, f":lease:{seat}:{version}")
-        return bool(self.redis.set(key, "1", nx=True, px=int(ttl * 1000)))
+        return bool(self.redis.set(key, note, nx=True, px=int(ttl * 1000)))
+
+    def bot_leases(self, match_id: str, seat: int, versions: Sequence[int]) -> dict[int, str]:
+        """The live leases of ``seat`` at any of ``versions``: version -> its note."""
+        if not versions:
+            return {}
+        notes = self.redis.mget([self._key(match_id, f":lease:{seat}:{v}") for v in versions])
+        return {v: str(note) for v, note in zip(versions, notes, strict=True) if note is not None}
 
     def bot_turn_claimed(self, match_id: str, seat: int, version: int) -> bool:
         return bool(self.redis.exists(self._key(match_id, f":lease:{seat}:{version}")))

@@ -10,7 +10,10 @@ import time
 from shared.bot_catalogue import budget_of_bot
 from shared.errors import ServiceError
 from shared.games import get_game
+from shared.protocol import State
 from shared.service import MatchService
+from shared.store import MatchRecord
+from worker import carryover
 from worker.bots import choose_move
 
 log = logging.getLogger(__name__)
@@ -27,14 +30,18 @@ def play_bot_turn(service: MatchService, match_id: str, seat: int, version: int,
     record = service.store.load(match_id)
     if record is None or record.version != version or seat not in service.bot_seats_due(record):
         return "stale"  # the world moved on; a newer task (or none) is due
-    bot = record.seats[seat]["bot"]
-    cap = budget_of_bot(bot).time_cap if bot.get("kind") == "ismcts" else 0.0
-    # The lease outlives the search cap, so a live task is never duplicated; a task whose
-    # worker died frees the turn for the sweep once the lease expires.
-    if not service.store.claim_bot_turn(match_id, seat, version, cap + lease_seconds):
-        return "claimed"
     game = get_game(record.game)
     state = game.state_from_json(json.loads(record.state))
+    if earlier_search_holds(service, record, seat, state):
+        return "deferred"  # its move will be resubmitted at this version
+    bot = record.seats[seat]["bot"]
+    cap = budget_of_bot(bot).time_cap if bot.get("kind") == "ismcts" else 0.0
+    question = carryover.ask(state, seat, version)
+    # The lease outlives the search cap, so a live task is never duplicated; a task whose
+    # worker died frees the turn for the sweep once the lease expires.
+    lease = cap + lease_seconds
+    if not service.store.claim_bot_turn(match_id, seat, version, lease, question.to_json()):
+        return "claimed"
     view = state.view(seat)
     rng = bot_rng(record.seed, version, seat)
     started = time.monotonic()
@@ -47,15 +54,60 @@ def play_bot_turn(service: MatchService, match_id: str, seat: int, version: int,
         move = rng.choice(state.legal_moves(seat))
         note["fallback"] = True
     note["think_seconds"] = round(time.monotonic() - started, 4)
-    try:
-        service.submit_move(match_id, seat, version, move, bot=note)
-    except ServiceError as exc:
-        service.store.release_bot_turn(match_id, seat, version)
-        log.info("bot move dropped in match %s seat %s: %s", match_id, seat, exc.detail)
-        return "conflict"
-    log.info("bot %s played in match %s seat %s v%s after %.3fs", bot.get("kind"), match_id,
-             seat, version, note["think_seconds"])
-    return "played"
+    return _submit(service, match_id, seat, question, move, note, lease)
+
+
+def _submit(service: MatchService, match_id: str, seat: int, question: carryover.Question,
+            move: dict[str, object], note: dict[str, object], lease: float) -> str:
+    """Submit a searched move, at a newer version too while the search still holds there."""
+    version, held = question.version, [question.version]
+    while True:
+        try:
+            service.submit_move(match_id, seat, version, move, bot=note)
+        except ServiceError as exc:
+            record = service.store.load(match_id)
+            if (record is not None and record.version > version
+                    and search_holds(service, record, seat, question)
+                    and service.store.claim_bot_turn(match_id, seat, record.version, lease,
+                                                     question.to_json())):
+                version = record.version
+                held.append(version)
+                note["searched_at_version"] = question.version
+                continue
+            for claimed in held:
+                service.store.release_bot_turn(match_id, seat, claimed)
+            # A newer task for this seat may have deferred to this search: hand the turn on.
+            record = service.store.load(match_id)
+            if record is not None and seat in service.bot_seats_due(record):
+                service.enqueue(match_id, seat, record.version)
+            log.info("bot move dropped in match %s seat %s: %s", match_id, seat, exc.detail)
+            return "conflict"
+        log.info("bot %s played in match %s seat %s v%s after %.3fs", note["kind"], match_id,
+                 seat, version, note["think_seconds"])
+        return "played"
+
+
+def search_holds(service: MatchService, record: MatchRecord, seat: int,
+                 question: carryover.Question, state: State | None = None) -> bool:
+    """Whether ``question``, searched earlier, is still ``seat``'s question in ``record``."""
+    if record.status != "running" or record.version - question.version >= len(record.seats):
+        return False  # each move since must be a different seat's: at most players - 1
+    # A match starts at version 1 and every accepted write adds one log entry, so version v's
+    # entry is at index v - 2 (still_open checks the versions, and fails safe if not).
+    entries = service.store.log(record.id, question.version - 1, record.version - 2)
+    return carryover.still_open(question, seat, state or _state(record), record.version,
+                                entries)
+
+
+def earlier_search_holds(service: MatchService, record: MatchRecord, seat: int,
+                         state: State | None = None) -> bool:
+    """Whether a live search of ``seat`` begun at an earlier version answers this one."""
+    earlier = range(max(0, record.version - len(record.seats) + 1), record.version)
+    for note in service.store.bot_leases(record.id, seat, earlier).values():
+        question = carryover.Question.from_json(note)
+        if question is not None and search_holds(service, record, seat, question, state):
+            return True  # (``state`` is parsed only when there is a live earlier lease)
+    return False
 
 
 def sweep(service: MatchService, stale_after: float) -> int:
@@ -67,10 +119,15 @@ def sweep(service: MatchService, stale_after: float) -> int:
         if record is None:
             continue
         for seat in service.bot_seats_due(record):
-            if not service.store.bot_turn_claimed(match_id, seat, record.version):
+            if not (service.store.bot_turn_claimed(match_id, seat, record.version)
+                    or earlier_search_holds(service, record, seat)):
                 service.enqueue(match_id, seat, record.version)
                 sent += 1
         service.store.touch_active(match_id, now)
     if sent:
         log.info("sweep: re-enqueued %d bot turn(s) waiting over %gs", sent, stale_after)
     return sent
+
+
+def _state(record: MatchRecord) -> State:
+    return get_game(record.game).state_from_json(json.loads(record.state))

@@ -392,13 +392,17 @@ def test_bot_seats_and_create_errors_follow_the_contract(client: FlaskClient) ->
     body = check(created, "/v1/matches", "POST")
     assert body["status"] == "running"
     assert body["seats"][1]["bot"] == {"kind": "ismcts", "level": "custom", "simulations": 50}
-    # A bot's move as the worker submits it (no worker runs here): its log entry has `bot`.
+    # Bots' moves as the worker submits them (no worker runs here): their log entries have
+    # `bot`, the second one carried over from a search at the version before.
     service = client.application.extensions["evo.service"]
-    move = service.legal_moves(service.load(body["id"]), 2)[0]
-    service.submit_move(body["id"], 2, body["version"], move["move"],
-                        bot={"kind": "random", "think_seconds": 0.001})
+    version = body["version"]
+    for seat, note in ((2, {"kind": "random", "think_seconds": 0.001}),
+                       (1, {"kind": "ismcts", "think_seconds": 0.2, "fallback": False,
+                            "searched_at_version": version})):
+        move = service.legal_moves(service.load(body["id"]), seat)[0]
+        version = service.submit_move(body["id"], seat, version, move["move"], bot=note)["version"]
     log = check(client.get(f"/v1/matches/{body['id']}/events"), MATCH + "/events", "GET")
-    assert log["events"][-1]["bot"]["kind"] == "random"
+    assert [e["bot"]["kind"] for e in log["events"][-2:]] == ["random", "ismcts"]
     for bad, field in (({"game": "nope", "seats": [{"kind": "human"}]}, "game"),
                        ({"game": "savanna", "seats": [{"kind": "human"}]}, "seats"),
                        ({"game": "savanna", "options": {"x": 1},

@@ -14,7 +14,7 @@ from shared.games import get_game
 from shared.service import MatchService
 from shared.store import MatchStore
 from tests.shared.test_service import Recorder
-from worker import turns
+from worker import carryover, turns
 
 
 @pytest.fixture
@@ -111,3 +111,74 @@ def test_sweep_reenqueues_waiting_bot_turns(service: MatchService,
     service.store.claim_bot_turn(record.id, seat, record.version, 5)
     time.sleep(0.05)
     assert turns.sweep(service, stale_after=0.01) == 0  # a live task holds the turn
+
+
+def _first_legal(service: MatchService, match_id: str, seat: int) -> dict[str, Any]:
+    record = service.load(match_id)
+    return get_game(record.game).state_from_json(json.loads(record.state)).legal_moves(seat)[0]
+
+
+def test_secret_picks_made_during_a_search_do_not_waste_it(
+        service: MatchService, monkeypatch: pytest.MonkeyPatch) -> None:
+    record, _ = service.create_match("savanna", {}, 8, [
+        {"kind": "bot", "bot": {"kind": "random"}}, {"kind": "bot", "bot": {"kind": "random"}},
+        {"kind": "human"}])
+    start = record.version
+    assert service.bot_seats_due(record) == [0, 1]
+    real, inside = turns.choose_move, []
+
+    def slow_search(game: Any, view: Any, seat: int, bot: dict, rng: Any) -> Any:
+        if seat == 0 and not inside:  # the other two pick, face down, while seat 0 thinks
+            inside.append(turns.play_bot_turn(service, record.id, 1, start, 5))
+            service.submit_move(record.id, 2, start + 1, _first_legal(service, record.id, 2))
+            inside.append(turns.play_bot_turn(service, record.id, 0, start + 2, 5))
+            inside.append(turns.sweep(service, stale_after=0.0))
+        return real(game, view, seat, bot, rng)
+
+    monkeypatch.setattr(turns, "choose_move", slow_search)
+    assert turns.play_bot_turn(service, record.id, 0, start, 5) == "played"
+    # The newer task and the sweep left the turn to the running search instead of a new one.
+    assert inside == ["played", "deferred", 0]
+    entry = service.store.log(record.id)[-1]
+    assert (entry["seat"], entry["version"]) == (0, start + 3)
+    assert entry["bot"]["searched_at_version"] == start
+    assert service.load(record.id).to_move == [0, 1, 2]  # the step resolved: a new pick is due
+
+
+def test_a_search_overtaken_by_its_own_seat_hands_the_turn_on(
+        service: MatchService, monkeypatch: pytest.MonkeyPatch) -> None:
+    record = bot_match(service, game="savanna")
+    start = record.version
+    real = turns.choose_move
+
+    def overtaken(game: Any, view: Any, seat: int, bot: dict, rng: Any) -> Any:
+        # Seat 0's pick is made elsewhere, then seat 1's: the step resolves and seat 0 owes
+        # a new pick, which this search never saw.
+        if service.load(record.id).version == start:
+            service.submit_move(record.id, 0, start, _first_legal(service, record.id, 0))
+            service.submit_move(record.id, 1, start + 1, _first_legal(service, record.id, 1))
+        return real(game, view, seat, bot, rng)
+
+    monkeypatch.setattr(turns, "choose_move", overtaken)
+    service.enqueue.calls.clear()
+    assert turns.play_bot_turn(service, record.id, 0, start, 5) == "conflict"
+    assert service.load(record.id).version == start + 2
+    assert not service.store.bot_turn_claimed(record.id, 0, start)  # the lease is given back
+    # Seat 1's accepted pick queued seat 0's new turn; the dropped search queues it again in
+    # case a task for it deferred to the search meanwhile (a duplicate task is harmless).
+    assert service.enqueue.calls == [(record.id, 0, start + 2)] * 2
+
+
+def test_a_record_read_before_newer_moves_is_judged_on_its_own_version(
+        service: MatchService) -> None:
+    record, _ = service.create_match("savanna", {}, 8, [
+        {"kind": "bot", "bot": {"kind": "random"}}, {"kind": "human"}, {"kind": "human"}])
+    start = record.version
+    state = get_game("savanna").state_from_json(json.loads(record.state))
+    question = carryover.ask(state, 0, start)
+    service.submit_move(record.id, 1, start, _first_legal(service, record.id, 1))
+    seen = service.load(record.id)
+    service.submit_move(record.id, 2, start + 1, _first_legal(service, record.id, 2))
+    # The log has moved past ``seen``; only the entries up to its version count.
+    assert turns.search_holds(service, seen, 0, question)
+    assert turns.search_holds(service, service.load(record.id), 0, question)
