@@ -42,6 +42,12 @@ def play_bot_turn(service: MatchService, match_id: str, seat: int, version: int,
     lease = cap + lease_seconds
     if not service.store.claim_bot_turn(match_id, seat, version, lease, question.to_json()):
         return "claimed"
+    # A newer task may have found no lease of ours and taken the turn while we parsed: it
+    # owns it (it checks before claiming, we after, so one of the two always gives way).
+    newer = range(version + 1, version + len(record.seats))
+    if service.store.bot_leases(match_id, seat, newer):
+        service.store.release_bot_turn(match_id, seat, version)
+        return "stale"
     view = state.view(seat)
     rng = bot_rng(record.seed, version, seat)
     started = time.monotonic()

@@ -182,3 +182,24 @@ def test_a_record_read_before_newer_moves_is_judged_on_its_own_version(
     # The log has moved past ``seen``; only the entries up to its version count.
     assert turns.search_holds(service, seen, 0, question)
     assert turns.search_holds(service, service.load(record.id), 0, question)
+
+
+def test_a_task_overtaken_before_its_claim_gives_the_turn_to_the_newer_task(
+        service: MatchService, monkeypatch: pytest.MonkeyPatch) -> None:
+    record, _ = service.create_match("savanna", {}, 8, [
+        {"kind": "bot", "bot": {"kind": "random"}}, {"kind": "human"}])
+    start = record.version
+    real_claim, searched = service.store.claim_bot_turn, []
+
+    def late_claim(match_id: str, seat: int, version: int, ttl: float, note: str = "1"
+                   ) -> bool:
+        if version == start:  # between this task's read and its claim: a pick, a newer task
+            service.submit_move(record.id, 1, start, _first_legal(service, record.id, 1))
+            assert real_claim(match_id, seat, start + 1, ttl, note)
+        return real_claim(match_id, seat, version, ttl, note)
+
+    monkeypatch.setattr(service.store, "claim_bot_turn", late_claim)
+    monkeypatch.setattr(turns, "choose_move", lambda *args: searched.append(args))
+    assert turns.play_bot_turn(service, record.id, 0, start, 5) == "stale"
+    assert searched == [] and not service.store.bot_turn_claimed(record.id, 0, start)
+    assert service.store.bot_turn_claimed(record.id, 0, start + 1)
