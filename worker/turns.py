@@ -109,11 +109,12 @@ def earlier_search_holds(service: MatchService, record: MatchRecord, seat: int,
                          state: State | None = None) -> bool:
     """Whether a live search of ``seat`` begun at an earlier version answers this one."""
     earlier = range(max(0, record.version - len(record.seats) + 1), record.version)
-    for note in service.store.bot_leases(record.id, seat, earlier).values():
-        question = carryover.Question.from_json(note)
-        if question is not None and search_holds(service, record, seat, question, state):
-            return True  # (``state`` is parsed only when there is a live earlier lease)
-    return False
+    notes = service.store.bot_leases(record.id, seat, earlier).values()
+    questions = [q for q in map(carryover.Question.from_json, notes) if q is not None]
+    if not questions:
+        return False
+    state = state or _state(record)  # parsed once, and only when an earlier search is live
+    return any(search_holds(service, record, seat, question, state) for question in questions)
 
 
 def sweep(service: MatchService, stale_after: float) -> int:
