@@ -38,6 +38,7 @@ COMPILED = (
     "shared/games/evolution/model.py", "shared/games/evolution/attack.py",
     "shared/games/evolution/feeding.py", "shared/games/evolution/development.py",
     "shared/games/evolution/state.py", "shared/games/evolution/views.py",
+    "shared/games/evolution/policy.py",
     "worker/search/ismcts.py", "worker/search/policies.py",
 )
 _IGNORED = shutil.ignore_patterns("__pycache__", "*.so", "*.pyc")

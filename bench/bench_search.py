@@ -28,7 +28,7 @@ from typing import Any
 from shared.games import all_games, get_game
 from shared.protocol import Game, State
 from worker.search import SearchBudget, search_move
-from worker.search.policies import HEURISTICS, Policy, playout, policy_for, random_policy
+from worker.search.policies import Policy, heuristic_for, playout, policy_for, random_policy
 
 COMMAND = "python -m bench.bench_search " + " ".join(sys.argv[1:])
 
@@ -76,7 +76,7 @@ def measure(game: Game, state: State, seat: int, seconds: float,
             policy: Policy | None = None, rounds: int = 5) -> dict[str, float]:
     """The three rates, measured in interleaved slices so that load from other processes on
     the machine hits all three alike."""
-    play = policy or policy_for(game.id)
+    play = policy or policy_for(game)
     view = state.view(seat)
     rng = random.Random(1)
     det = game.sample_from_view(view, seat, rng)
@@ -127,9 +127,9 @@ def main() -> None:
     print(f"# {COMMAND}")
     for game in games:
         players = players_for(game, args.players)
-        policy = random_policy if args.random_policy else policy_for(game.id)
+        policy = random_policy if args.random_policy else policy_for(game)
         if args.heuristic:
-            policy = HEURISTICS.get(game.id, policy)
+            policy = heuristic_for(game) or policy
         for index, (state, seat) in enumerate(positions(game, players, args.positions)):
             legal = len(state.legal_moves(seat))
             m = measure(game, state, seat, args.seconds, policy)

@@ -15,7 +15,7 @@ Bot specs: ``random``; ``greedy`` (``worker.bots.greedy_move``, the bot the work
 ``easy`` / ``medium`` / ``hard`` (the levels); ``sims:N`` (N simulations);
 ``time:S`` (S seconds a move, no simulation limit: equal-time comparisons). A suffix ``/r``
 forces the uniformly random playout policy, ``/h`` the game's candidate heuristic
-(``worker.search.policies.HEURISTICS``), registered or not.
+(``Game.playout_heuristic``), registered or not.
 Matches run in ``--procs`` processes (default 2, one per core of the bench machine).
 ``python -m bench.accel bench.strength ...`` runs the same matches with the engine compiled
 by mypyc, about three times sooner (``bench/accel.py``); each record says which build played.
@@ -47,7 +47,7 @@ from shared.games import all_games
 from shared.protocol import Game, Move, State, View
 from worker.bots import greedy_move
 from worker.search import LEVELS, SearchBudget, search_move
-from worker.search.policies import HEURISTICS, Policy, policy_for, random_policy
+from worker.search.policies import Policy, heuristic_for, policy_for, random_policy
 
 COMMAND = "python -m bench.strength " + " ".join(sys.argv[1:])
 RESULTS = Path(__file__).parent / "results" / "strength.jsonl"
@@ -85,11 +85,14 @@ class Bot:
             return rng.choice(state.legal_moves(seat))
         if name == "greedy":
             return greedy_move(game, view, seat, rng)
-        policy: Policy = policy_for(game.id)
+        policy: Policy = policy_for(game)
         if suffix == "r":
             policy = random_policy
         elif suffix == "h":
-            policy = HEURISTICS[game.id]
+            heuristic = heuristic_for(game)
+            if heuristic is None:
+                raise ValueError(f"{game.id} has no heuristic playout policy")
+            policy = heuristic
         if name in LEVELS:
             budget = LEVELS[name]
         elif name.startswith("sims:"):

@@ -197,6 +197,12 @@ class State(ABC):
         return f"{json.dumps(move, sort_keys=True)} is not a legal move for seat {seat} now"
 
 
+#: A playout policy: a legal move for ``seat`` in a full (determinized) ``state``, drawn with
+#: ``rng`` only. The search plays it with ``apply_legal``, so it must return a move the state
+#: itself offers (from ``legal_moves`` or ``random_move``) or build exactly such a move.
+Policy = Callable[["State", int, random.Random], Move]
+
+
 class Game(ABC):
     """A game in the catalogue: metadata plus constructors of states."""
 
@@ -248,6 +254,21 @@ class Game(ABC):
         then return exactly what ``sample_from_view`` would with the same ``rng`` state.
         """
         return lambda rng: self.sample_from_view(view, seat, rng)
+
+    def playout_heuristic(self) -> Policy | None:
+        """The game's candidate heuristic playout policy, if it has one (``None``: none).
+
+        Strength benches compare it with uniform playouts (``bench.strength`` spec suffix
+        ``/h``); the search uses it only where ``heuristic_playouts`` is true.
+        """
+        return None
+
+    #: True once the heuristic measurably beat uniform playouts at equal wall time.
+    heuristic_playouts: bool = False
+
+    def playout_policy(self) -> Policy | None:
+        """The policy the search plays playouts with (``None``: uniformly random moves)."""
+        return self.playout_heuristic() if self.heuristic_playouts else None
 
     def greedy_value(self, state: State, seat: int) -> float:
         """A cheap evaluation of ``state`` for ``seat`` (the greedy bot maximises it)."""

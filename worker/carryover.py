@@ -1,6 +1,6 @@
 """When a finished bot search still answers its seat's question at a newer match version.
 
-In a simultaneous secret step (a Savanna draft pick, a secret food card) every accepted
+In a simultaneous secret step (a face-down draft pick, a secret food card) every accepted
 choice bumps the match version. A bot that started searching before another seat chose
 would then be told its version is stale and search again; with four ISMCTS bots in a draft,
 most of the search time went that way. Yet nothing the seat knows has changed in a way its

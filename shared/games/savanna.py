@@ -34,7 +34,7 @@ from shared.games.savanna_scoring import (
     score_all,
     score_savanna,
 )
-from shared.protocol import Event, Game, IllegalMove, Move, NotYourTurn, Result, State, View
+from shared.protocol import Event, Game, IllegalMove, Move, NotYourTurn, Policy, Result, State, View
 
 Cell = tuple[int, int]
 Pick = tuple[str, int, int]
@@ -428,6 +428,11 @@ class SavannaGame(Game):
     max_players = 6  # S-1.2
     description = ("Draft cards simultaneously and build a 5x4 African savanna: grass, acacias, "
                    "watering holes and hunting animals, scored at the end.")
+
+    def playout_heuristic(self) -> Policy | None:
+        from shared.games.savanna_policy import savanna_policy  # a candidate, not registered
+
+        return savanna_policy  # type: ignore[return-value]
 
     def new_state(self, players: int, options: dict[str, Any], rng: random.Random) -> State:
         if not self.min_players <= players <= self.max_players:

@@ -156,9 +156,7 @@ def test_evolution_defender_not_on_turn_drops_the_right_trait() -> None:
 
 @pytest.mark.parametrize("game", GAMES, ids=lambda g: g.id)
 def test_heuristic_playout_policies_play_legal_moves_to_the_end(game: Game) -> None:
-    from worker.search.policies import HEURISTICS
-
-    policy = HEURISTICS.get(game.id)
+    policy = game.playout_heuristic()
     if policy is None:
         pytest.skip(f"no heuristic for {game.id}")
     for players in sorted({game.min_players, min(4, game.max_players)}):

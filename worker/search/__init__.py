@@ -2,7 +2,6 @@
 
 from worker.search.ismcts import search_move
 from worker.search.levels import LEVELS, MAX_SIMULATIONS, SearchBudget
-from worker.search.policies import Policy, policy_for, register_policy
+from worker.search.policies import Policy, policy_for
 
-__all__ = ["LEVELS", "MAX_SIMULATIONS", "Policy", "SearchBudget", "policy_for",
-           "register_policy", "search_move"]
+__all__ = ["LEVELS", "MAX_SIMULATIONS", "Policy", "SearchBudget", "policy_for", "search_move"]

@@ -94,7 +94,7 @@ def search_move(game: Game, view: View, seat: int, budget: SearchBudget, rng: ra
     ``stats``, if given, is filled with ``iterations``, ``elapsed``, ``stopped`` ("budget",
     "decided", "time" or "forced") and per-move ``visits`` and mean ``values``.
     """
-    play = policy or policy_for(game.id)
+    play = policy or policy_for(game)
     start = time.perf_counter()
     deadline = start + budget.time_cap
     draw = game.sampler(view, seat)

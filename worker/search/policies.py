@@ -1,23 +1,17 @@
-"""Playout policies: the default uniformly random one and optional per-game heuristics.
+"""Playout policies: the uniformly random default, or the policy a game provides.
 
-A policy picks a legal move for ``seat`` in ``state`` using only ``rng`` for randomness; the
-search plays it with ``State.apply_legal`` (no re-validation), so a policy must only return
-moves the state itself offers (its ``legal_moves`` or ``random_move``) or build exactly such
-a move. The
-search plays every playout with the policy registered for the game's id, else the default.
-A heuristic is registered only where it measurably improves strength at equal wall time
-(``bench/strength.py --policy``); see the module docstrings of the games' sections below.
+A policy picks a legal move for ``seat`` in a full (determinized) state using only ``rng``
+(``shared.protocol.Policy``). Games own their heuristics (``Game.playout_heuristic``) and say
+whether the search should use them (``Game.playout_policy``): this module names no game.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 
-from shared.protocol import Move, State
-from shared.rng import randbelow
+from shared.protocol import Game, Move, Policy, State
 
-Policy = Callable[[State, int, random.Random], Move]
+__all__ = ["Policy", "heuristic_for", "playout", "policy_for", "random_policy"]
 
 
 def random_policy(state: State, seat: int, rng: random.Random) -> Move:
@@ -25,18 +19,14 @@ def random_policy(state: State, seat: int, rng: random.Random) -> Move:
     return state.random_move(seat, rng)
 
 
-_POLICIES: dict[str, Policy] = {}
+def policy_for(game: Game) -> Policy:
+    """The policy the search plays ``game``'s playouts with: the game's choice, else uniform."""
+    return game.playout_policy() or random_policy
 
 
-def register_policy(game_id: str, policy: Policy) -> Policy:
-    """Make ``policy`` the playout policy of game ``game_id``."""
-    _POLICIES[game_id] = policy
-    return policy
-
-
-def policy_for(game_id: str) -> Policy:
-    """The playout policy of ``game_id``: its registered heuristic, else uniformly random."""
-    return _POLICIES.get(game_id, random_policy)
+def heuristic_for(game: Game) -> Policy | None:
+    """``game``'s candidate heuristic, used by the search or not (benches compare it)."""
+    return game.playout_heuristic()
 
 
 def playout(state: State, policy: Policy, rng: random.Random) -> None:
@@ -47,57 +37,3 @@ def playout(state: State, policy: Policy, rng: random.Random) -> None:
             return
         seat = seats[0]
         state.apply_legal(seat, policy(state, seat, rng), rng)
-
-
-# -- per-game heuristics ------------------------------------------------------------------------
-# They read engine internals (playouts run on full determinized states, never on views), and
-# fall back to the uniform policy wherever their idea does not apply.
-
-SAVANNA_SAMPLES = 3  # candidate picks scored per playout step
-
-
-def savanna_policy(state: State, seat: int, rng: random.Random) -> Move:
-    """Savanna: of a few uniformly drawn (card, cell) picks, the one whose savanna scores
-    highest right after placing it (S-3 scoring of the partial grid, gazelle bonus aside)."""
-    from shared.games.savanna_scoring import score_savanna
-
-    hand = state.hands[state.hand_index(seat)]  # type: ignore[attr-defined]
-    cells = state.legal_cells(seat)  # type: ignore[attr-defined]
-    grid = state.savannas[seat]  # type: ignore[attr-defined]
-    best: tuple[str, tuple[int, int]] | None = None
-    best_value = -1
-    for _ in range(SAVANNA_SAMPLES):
-        card = hand[rng.randrange(len(hand))]
-        cell = cells[rng.randrange(len(cells))]
-        value = score_savanna({**grid, cell: card}).total
-        if value > best_value:
-            best, best_value = (card, cell), value
-    assert best is not None
-    card, (row, col) = best
-    return {"type": "pick", "card": card, "row": row, "col": col}
-
-
-_FEEDING = frozenset(("take_food", "attack", "burn_fat"))
-
-
-def evolution_policy(state: State, seat: int, rng: random.Random) -> Move:
-    """Evolution: in feeding, get food (take a token, attack, burn fat) rather than pass or end
-    the turn while any way to get food exists; elsewhere uniformly random."""
-    if state.phase == "feeding" and state.pending is None:  # type: ignore[attr-defined]
-        moves = state.legal_moves(seat)
-        feeding = [m for m in moves if m["type"] in _FEEDING]
-        if feeding:
-            return feeding[randbelow(rng, len(feeding))]
-        return moves[randbelow(rng, len(moves))]
-    return state.random_move(seat, rng)  # the engine's: same draw, faster in development
-
-
-#: Candidate heuristics by game id (``bench.strength`` compares them with ``/h``); only those
-#: that measurably helped at equal wall time are registered below.
-HEURISTICS: dict[str, Policy] = {"savanna": savanna_policy, "evolution": evolution_policy}
-
-# Measured at equal wall time (0.05 s a move, 2 seats, ``bench.strength``): the Evolution
-# heuristic won 32 of 40 matches against the same search with uniform playouts (Wilson 95%
-# 0.65-0.90), so it is registered; the Savanna one won 23 of 60 (0.27-0.51): its scoring
-# costs more playouts than it is worth, so Savanna keeps uniform playouts.
-register_policy("evolution", evolution_policy)

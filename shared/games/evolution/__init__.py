@@ -21,9 +21,10 @@ import random
 from typing import Any
 
 from shared.games import register
-from shared.protocol import Game, State, View
+from shared.protocol import Game, Policy, State, View
 
 from .cards import FOOD_EXTRA
+from .policy import evolution_policy
 from .state import EvolutionState
 
 __all__ = ["EvolutionGame", "EvolutionState"]
@@ -37,6 +38,10 @@ class EvolutionGame(Game):
     max_players = 8
     description = ("Breed animals, give them traits and fight over a scarce food bank "
                    "(Knorre & Machin, 2010). 2-4 players with one deck, 5-8 with two.")
+    heuristic_playouts = True  # see .policy: it won at equal wall time
+
+    def playout_heuristic(self) -> Policy | None:
+        return evolution_policy  # type: ignore[return-value]
 
     def new_state(self, players: int, options: dict[str, Any], rng: random.Random) -> State:
         if not self.min_players <= players <= self.max_players:
