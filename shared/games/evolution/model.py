@@ -1,4 +1,4 @@
-"""An animal on the table and the food arithmetic of E-3.3 (requirement, fed, fat, can take)."""
+"""An animal on the table and its food arithmetic (docs/rules/evolution.md, rule E-3.3)."""
 
 from __future__ import annotations
 
@@ -14,11 +14,12 @@ class Animal:
     ``traits`` holds ``(card, trait)`` of single traits; ``pairs`` the ids of the paired-trait
     cards linking it to another animal (their data lives in ``EvolutionState.pairs``).
     Round flags: ``attacked`` (Carnivorous used), ``pirated``, ``hibernating``, ``poisoned``
-    (ate a Poisonous animal), ``grazed`` (Grazing used this turn); ``hib_round`` is the last
-    round it hibernated (E-5 Hibernation: not two rounds in a row).
+    (ate a Poisonous animal), ``gained`` (got a red or blue token this round: a Piracy
+    target, rule E-5.17; burning fat is no gain); ``hib_round`` is the last round it
+    hibernated (rule E-5.15: not two rounds in a row).
     """
 
-    __slots__ = ("_requirement", "_traits", "attacked", "card", "fat", "food", "grazed",
+    __slots__ = ("_requirement", "_traits", "attacked", "card", "fat", "food", "gained",
                  "hib_round", "hibernating", "id", "owner", "pairs", "pirated", "poisoned")
 
     def __init__(self, id: int, owner: int, card: int) -> None:
@@ -34,7 +35,7 @@ class Animal:
         self.pirated = False
         self.hibernating = False
         self.poisoned = False
-        self.grazed = False
+        self.gained = False
         self.hib_round = -99
 
     def copy(self) -> Animal:
@@ -44,7 +45,7 @@ class Animal:
         new.food, new.fat = self.food, self.fat
         new.attacked, new.pirated = self.attacked, self.pirated
         new.hibernating, new.poisoned = self.hibernating, self.poisoned
-        new.grazed, new.hib_round = self.grazed, self.hib_round
+        new.gained, new.hib_round = self.gained, self.hib_round
         return new
 
     # -- traits -------------------------------------------------------------------------------
@@ -94,15 +95,15 @@ class Animal:
         """Could hold one more token (not fed, or an empty Fat Tissue) — symbiosis aside."""
         return self.needs() > 0 or self.fat < self.fat_capacity()
 
-    def give(self) -> bool:
-        """Place one food token: as food if hungry, else into empty Fat Tissue (E-5)."""
+    def give(self) -> str:
+        """Place one gained food token: as food if hungry, else into an empty Fat Tissue
+        (rule E-5.2); returns where it went. The caller checked that there is room."""
+        self.gained = True
         if self.needs() > 0:
             self.food += 1
-            return True
-        if self.fat < self.fat_capacity():
-            self.fat += 1
-            return True
-        return False
+            return "food"
+        self.fat += 1
+        return "fat"
 
     def clamp(self) -> None:
         """After losing a trait (Tail Loss): drop food beyond the requirement and extra fat."""
@@ -116,7 +117,7 @@ class Animal:
                 "traits": [[c, t] for c, t in self.traits], "pairs": list(self.pairs),
                 "food": self.food, "fat": self.fat, "attacked": self.attacked,
                 "pirated": self.pirated, "hibernating": self.hibernating,
-                "poisoned": self.poisoned, "grazed": self.grazed, "hib_round": self.hib_round}
+                "poisoned": self.poisoned, "gained": self.gained, "hib_round": self.hib_round}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Animal:
@@ -126,5 +127,5 @@ class Animal:
         new.food, new.fat = data["food"], data["fat"]
         new.attacked, new.pirated = data["attacked"], data["pirated"]
         new.hibernating, new.poisoned = data["hibernating"], data["poisoned"]
-        new.grazed, new.hib_round = data["grazed"], data["hib_round"]
+        new.gained, new.hib_round = data["gained"], data["hib_round"]
         return new
