@@ -60,8 +60,8 @@ def test_e3_3_fed_animal_takes_food_only_into_fat() -> None:
 
 
 @pytest.mark.rule("E-3.7")
-def test_e3_3_pass_ends_feeding_for_the_phase() -> None:
-    """E-3.3: pass ends your feeding for this phase."""
+def test_e3_7_pass_ends_feeding_for_the_phase() -> None:
+    """E-3.7 DECISION: pass ends your feeding for this phase."""
     b = Builder(2)
     a = b.animal(0)
     d = b.animal(1, "high_body_weight")
@@ -73,8 +73,8 @@ def test_e3_3_pass_ends_feeding_for_the_phase() -> None:
 
 
 @pytest.mark.rule("E-3.6")
-def test_e3_3_seat_whose_animals_are_full_is_skipped() -> None:
-    """E-3.3: a player none of whose animals can take food is skipped."""
+def test_e3_6_seat_with_no_action_is_skipped() -> None:
+    """E-3.6: a player with no action at all (fed, no Fat Tissue, no trait) is skipped."""
     b = Builder(3)
     b.animal(0)
     b.animal(1, food=1)  # fed, no fat: skipped
@@ -88,8 +88,8 @@ def test_e3_3_seat_whose_animals_are_full_is_skipped() -> None:
 
 
 @pytest.mark.rule("E-3.9")
-def test_e3_3_phase_ends_when_bank_empty_and_nothing_to_do() -> None:
-    """E-3.3: the phase ends when the bank is empty and nobody can use a trait."""
+def test_e3_9_phase_ends_when_bank_empty_and_nothing_to_do() -> None:
+    """E-3.9: the phase ends when the bank is empty and nobody can use a trait."""
     b = Builder(2)
     a = b.animal(0)
     b.animal(1)
@@ -100,8 +100,8 @@ def test_e3_3_phase_ends_when_bank_empty_and_nothing_to_do() -> None:
 
 
 @pytest.mark.rule("E-3.9")
-def test_e3_3_unused_tokens_returned() -> None:
-    """E-3.3: unused red tokens go back when every animal is fed."""
+def test_e3_9_unused_tokens_returned() -> None:
+    """E-3.9: unused red tokens go back when every animal is fed."""
     b = Builder(2)
     a = b.animal(0)
     b.animal(1, food=1)
@@ -111,8 +111,8 @@ def test_e3_3_unused_tokens_returned() -> None:
 
 
 @pytest.mark.rule("E-3.5")
-def test_e3_3_end_turn_only_after_acting() -> None:
-    """E-3.3 DECISION: end_turn needs an action first; the turn ends by itself when nothing
+def test_e3_5_end_turn_only_after_acting() -> None:
+    """E-3.5 DECISION: end_turn needs an action first; the turn ends by itself when nothing
     is left."""
     b = Builder(2)
     a = b.animal(0, "grazing")
