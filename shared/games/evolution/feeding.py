@@ -143,10 +143,11 @@ def after_action(st: EvolutionState, seat: int, rng: random.Random,
     """End the turn by itself once the seat has nothing left to do (or the phase, E-3.9)."""
     if st.pending is not None or st.chain is not None:
         return
-    if all_full(st):
-        st.end_feeding(rng, events)
-    elif next(_actions(st, seat), None) is None:
+    left = next(_actions(st, seat), None)
+    if left is None:
         next_player(st, seat, rng, events)
+    elif left["type"] == "use_trait" and all_full(st):  # only a trait use is left
+        st.end_feeding(rng, events)
 
 
 def all_full(st: EvolutionState) -> bool:

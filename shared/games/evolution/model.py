@@ -19,8 +19,9 @@ class Animal:
     hibernated (rule E-5.15: not two rounds in a row).
     """
 
-    __slots__ = ("_requirement", "_traits", "attacked", "card", "fat", "food", "gained",
-                 "hib_round", "hibernating", "id", "owner", "pairs", "pirated", "poisoned")
+    __slots__ = ("_fat_capacity", "_requirement", "_traits", "attacked", "card", "fat", "food",
+                 "gained", "hib_round", "hibernating", "id", "owner", "pairs", "pirated",
+                 "poisoned")
 
     def __init__(self, id: int, owner: int, card: int) -> None:
         self.id = id
@@ -28,6 +29,7 @@ class Animal:
         self.card = card
         self._traits: tuple[tuple[int, str], ...] = ()
         self._requirement = 1
+        self._fat_capacity = 0
         self.pairs: list[int] = []
         self.food = 0
         self.fat = 0
@@ -41,6 +43,7 @@ class Animal:
     def copy(self) -> Animal:
         new = Animal(self.id, self.owner, self.card)  # not ``__new__``: see EvolutionState.clone
         new._traits, new._requirement = self._traits, self._requirement
+        new._fat_capacity = self._fat_capacity
         new.pairs = list(self.pairs)
         new.food, new.fat = self.food, self.fat
         new.attacked, new.pirated = self.attacked, self.pirated
@@ -61,6 +64,7 @@ class Animal:
         # E-3.3: 1 food plus the traits' numbers (Carnivorous +1, HBW +1, Parasite +2); kept
         # up to date here because playouts ask for it millions of times.
         self._requirement = 1 + sum(FOOD_EXTRA.get(t, 0) for _, t in self._traits)
+        self._fat_capacity = sum(1 for _, t in self._traits if t == "fat_tissue")
 
     def has(self, trait: str) -> bool:
         for _, t in self._traits:  # noqa: SIM110 - a plain loop is faster in playouts
@@ -86,7 +90,8 @@ class Animal:
         return self.hibernating or self.food >= self._requirement
 
     def fat_capacity(self) -> int:
-        return self.count("fat_tissue")
+        """Yellow tokens it can hold: one per Fat Tissue card (rule E-5.2)."""
+        return self._fat_capacity
 
     def fat_space(self) -> int:
         return self.fat_capacity() - self.fat

@@ -359,7 +359,7 @@ def test_e5_piracy() -> None:
     st.apply(0, {"type": "use_trait", "trait": "piracy", "animal": pirate.id,
                  "target": victim.id}, RNG)
     assert victim.food == 0 and pirate.food == 1 and pirate.pirated
-    assert st.to_move() == [0]  # piracy is not the main action
+    assert st.to_move() == [0]  # Piracy is the trait use: the take may follow (E-3.5)
     assert "piracy" not in {m.get("trait") for m in st.legal_moves(0)}
 
 
@@ -456,7 +456,7 @@ def test_e5_cooperation_chain_and_fat_burn_not_food() -> None:
 @pytest.mark.rule("E-5.2")
 def test_e5_fat_tissue_store_and_burn_any_number() -> None:
     """Fat Tissue (E-5.2): fed animals store yellow tokens; any number of one animal's fat
-    becomes food as the main action, even with an empty bank."""
+    becomes food as the turn's food action, even with an empty bank."""
     b = Builder(2)
     a = b.animal(0, "fat_tissue", "fat_tissue", "high_body_weight", "carnivorous", fat=2)
     b.animal(1, "carnivorous", "high_body_weight")  # keeps the phase going
