@@ -23,7 +23,7 @@ from .model import Animal
 if TYPE_CHECKING:
     from .state import EvolutionState
 
-#: Rule E-5.1 (seed, "Rys Masožravec"): in each feeding phase only one of a player's
+#: Rule E-5.1 (the rulebook's "Rys Masožravec"): in each feeding phase only one of a player's
 #: carnivores may use Carnivorous.
 ONE_ATTACK_PER_PHASE = True
 

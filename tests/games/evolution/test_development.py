@@ -19,7 +19,7 @@ GAME = get_game("evolution")
 
 @pytest.mark.rule("E-1.1")
 def test_e1_1_deck_composition() -> None:
-    """E-1.1: 84 cards with the digest's copies per card."""
+    """E-1.1: 84 cards with the reference's copies per card (a RECONSTRUCTION)."""
     counts = Counter(DECK_FACES)
     assert len(DECK_FACES) == 84
     assert counts[("swimming",)] == 8
@@ -209,7 +209,7 @@ def test_e3_1_turns_alternate_clockwise() -> None:
                           (8, 4, 4)])
 @pytest.mark.rule("E-3.2")
 def test_e3_2_food_bank_dice(players: int, dice: int, plus: int) -> None:
-    """E-3.2: the food bank per player count (seed table), rolled when development ends."""
+    """E-3.2: the food bank per player count (the rulebook's table), rolled after development."""
     b = Builder(players)
     for seat in range(players):
         b.animal(seat)

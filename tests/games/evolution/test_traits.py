@@ -480,7 +480,7 @@ def test_e5_parasite_and_hbw_requirement() -> None:
 @pytest.mark.rule("E-5.5", "E-5.3", "E-3.8")
 def test_e5_symbiosis_chain_with_communication() -> None:
     """Symbiosis (E-5.5) + Communication: feeding the symbiont first lets the host take the
-    partner's red token in the same action (seed, "Párové rysy")."""
+    partner's red token in the same action (rule E-3.8, "Párové rysy")."""
     b = Builder(2)
     symbiont, host = b.animal(0), b.animal(0)
     b.pair("symbiosis", symbiont, host)
