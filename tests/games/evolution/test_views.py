@@ -160,3 +160,32 @@ def test_greedy_value_prefers_material() -> None:
     b.animal(1)
     st = b.done()
     assert GAME.greedy_value(st, 0) > 0 > GAME.greedy_value(st, 1)
+
+
+@pytest.mark.rule("E-3.8", "E-7")
+def test_food_choices_are_public_labelled_and_guarded() -> None:
+    """A pending food choice is public (``chain``), owed by its owner only, every choice has
+    a label, and any other move is refused with the reason, leaving the state untouched."""
+    b = Builder(2)
+    c = b.animal(0, "carnivorous", "fat_tissue", food=1)
+    first, second = b.animal(0, "scavenger"), b.animal(0, "scavenger")
+    v = b.animal(1)
+    b.animal(1)
+    st = b.done(bank=3)
+    st.apply(0, {"type": "attack", "carnivore": c.id, "target": v.id}, random.Random(0))
+    assert st.view(1)["chain"]["offer"] == [c.id, "carnivorous"] and st.to_move() == [0]
+    assert [st.move_label(m) for m in st.legal_moves(0)] == [
+        f"Store the food token in the Fat Tissue of your animal #{c.id}",
+        f"Do not store the food token on your fed animal #{c.id}"]
+    snap = st.to_json()
+    with pytest.raises(IllegalMove, match=r"rule E-3\.8"):
+        st.apply(0, {"type": "take_food", "animal": first.id}, random.Random(0))
+    with pytest.raises(NotYourTurn):
+        st.apply(1, {"type": "pass"}, random.Random(0))
+    assert st.to_json() == snap
+    st.apply(0, {"type": "skip_fat", "animal": c.id}, random.Random(0))
+    assert [st.move_label(m) for m in st.legal_moves(0)] == [
+        f"Your Scavenger #{first.id} eats the leftovers",
+        f"Your Scavenger #{second.id} eats the leftovers"]
+    data = json.loads(json.dumps(st.to_json()))
+    assert GAME.state_from_json(data).legal_moves(0) == st.legal_moves(0)
