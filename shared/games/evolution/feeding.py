@@ -69,8 +69,7 @@ def action_moves(st: EvolutionState, seat: int) -> list[Move]:
 
 
 def moves(st: EvolutionState, seat: int) -> list[Move]:
-    if st.chain is not None:
-        return chain.moves(st)
+    """The seat's feeding moves on its turn (a pending chain's choices are ``chain.moves``)."""
     result = action_moves(st, seat)
     if st.acted:
         result.append({"type": "end_turn"})
@@ -87,10 +86,7 @@ def can_act(st: EvolutionState, seat: int) -> bool:
 
 def apply(st: EvolutionState, seat: int, move: Move, rng: random.Random,
           events: list[Event]) -> None:
-    """Play a validated feeding move."""
-    if st.chain is not None:
-        chain.apply(st, move, rng, events)
-        return
+    """Play a validated feeding move of the seat on turn (not a chain choice)."""
     kind = move["type"]
     if kind == "pass":
         st.passed[seat] = True
