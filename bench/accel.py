@@ -36,7 +36,8 @@ PACKAGES = ("shared", "worker")
 COMPILED = (
     "shared/rng.py", "shared/games/evolution/cards.py",
     "shared/games/evolution/model.py", "shared/games/evolution/attack.py",
-    "shared/games/evolution/feeding.py", "shared/games/evolution/development.py",
+    "shared/games/evolution/feeding.py", "shared/games/evolution/chain.py",
+    "shared/games/evolution/development.py",
     "shared/games/evolution/state.py", "shared/games/evolution/views.py",
     "shared/games/evolution/policy.py",
     "worker/search/ismcts.py", "worker/search/policies.py",

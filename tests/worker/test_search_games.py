@@ -99,7 +99,7 @@ def _animal(ident: int, owner: int, card: int, traits: list[list[Any]], food: in
             attacked: bool = False) -> dict[str, Any]:
     return {"id": ident, "owner": owner, "card": card, "traits": traits, "pairs": [],
             "food": food, "fat": 0, "attacked": attacked, "pirated": False,
-            "hibernating": False, "poisoned": False, "grazed": False, "hib_round": -99}
+            "hibernating": False, "poisoned": False, "gained": False, "hib_round": -99}
 
 
 def _evolution_last_feeding(animals: list[dict[str, Any]], **flags: Any) -> State:
@@ -113,6 +113,7 @@ def _evolution_last_feeding(animals: list[dict[str, Any]], **flags: Any) -> Stat
         "discards": [rest[:30], rest[30:]], "animals": animals, "pairs": [],
         "next_animal": 9, "phase": "feeding", "round": 6, "first": 0, "turn": 0,
         "last_round": True, "passed": [False, False], "main_done": False, "acted": False,
+        "trait_used": False, "chain": None,
         "attacked_phase": [False, False], "bank": 0, "dice": [2], "last_die": None,
         "pending": None}
     data.update(flags)

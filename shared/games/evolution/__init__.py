@@ -1,18 +1,17 @@
 """Evolution: The Origin of Species (Knorre & Machin, 2010) — the engine for Evo Arena.
 
-Rules: /work/shared/rules/evolution.md (rule ids E-x.y), authority: the seed rulebook.
-Modules: ``cards`` (deck and tables), ``model`` (an animal), ``state`` (match and round flow),
-``development``, ``feeding``, ``attack`` (phases and traits), ``views`` (E-7, wording).
+Rules: docs/rules/evolution.md (rule ids E-x.y; its "Readings" and DECISIONs say where the
+printed rulebook leaves a choice to us). Modules: ``cards`` (deck and tables), ``model`` (an
+animal), ``state`` (match and round flow), ``development``, ``feeding``, ``chain`` (food
+handed on, with the owner's choices), ``attack`` (phases and traits), ``views`` (E-7,
+wording), ``policy`` (the search's playout heuristic).
 
-Seed readings beyond the digest: one attacking carnivore per player per feeding phase
-(``attack.ONE_ATTACK_PER_PHASE``); each paired-trait card fires at most once per action.
-Engine DECISIONs: animal ids are sequential and separate from card ids; the card under an
-animal is private to its owner, trait cards are public; paired-trait chains resolve
-automatically in card order; every defence is optional (``decline`` always offered), Running
-once per animal per attack; Tail Loss may drop any trait card of the animal (food beyond the
-new requirement is lost); Hibernation only on an unfed animal; fat is stored automatically;
-a paired trait scores +1 on each of its two animals; animals hold a food count (red and blue
-are not told apart once placed).
+Engine DECISIONs (each in docs/rules/evolution.md): animal ids are sequential and separate
+from card ids; the card under an animal is private to its owner, trait cards are public;
+every defence is optional (``decline`` always offered), Running once per animal per attack;
+Tail Loss may drop any trait card of the animal (food beyond the new requirement is lost);
+Hibernation only on an unfed animal; a paired trait scores +1 on each of its two animals;
+animals hold a food count (red and blue are not told apart once placed).
 """
 
 from __future__ import annotations
@@ -33,7 +32,7 @@ __all__ = ["EvolutionGame", "EvolutionState"]
 class EvolutionGame(Game):
     id = "evolution"
     name = "Evolution: The Origin of Species"
-    version = "evolution-1"
+    version = "evolution-2"  # 2: the feeding turn of rules E-3.5-E-3.8
     min_players = 2
     max_players = 8
     description = ("Breed animals, give them traits and fight over a scarce food bank "
@@ -57,7 +56,7 @@ class EvolutionGame(Game):
         return sample_from_view(view, seat, rng)
 
     def greedy_value(self, state: State, seat: int) -> float:
-        """Score-like material (E-4.1) discounted when unfed, minus the opponents' mean."""
+        """Score-like material (rule E-4.1) discounted when unfed, minus the opponents' mean."""
         assert isinstance(state, EvolutionState)
         if state.is_over():
             return super().greedy_value(state, seat)

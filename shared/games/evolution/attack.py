@@ -1,12 +1,12 @@
-"""Carnivore attacks and the defences of E-5.
+"""Carnivore attacks and the defences (docs/rules/evolution.md, rules E-5.1 and E-5.5-E-5.16).
 
 Protections decide which targets an attack may pick: Camouflage (needs Sharp Vision),
 Burrowing (while fed), Swimming (both or neither), High Body Weight (needs HBW), Symbiosis
 (the host is safe while its symbiont lives). Reactions are decisions of the DEFENDING seat,
-taken one at a time in the order it chooses (E-5 general rule): Running (die 4-6 escapes),
+taken one at a time in the order it chooses (rule E-5.20): Running (die 4-6 escapes),
 Mimicry (redirect once per attack, DECISION), Tail Loss (drop a trait, carnivore gets 1), or
 decline (the animal is eaten: carnivore gets 2 blue, Poisonous poisons it, one Scavenger
-gets 1 blue).
+gets 1 blue; the food is handed out by ``chain``).
 """
 
 from __future__ import annotations
@@ -17,19 +17,19 @@ from typing import TYPE_CHECKING
 
 from shared.protocol import Event, Move
 
-from . import feeding
+from . import chain, feeding
 from .model import Animal
 
 if TYPE_CHECKING:
     from .state import EvolutionState
 
-#: Seed ("Rys Masožravec"): in each feeding phase only one of a player's carnivores may use
-#: Carnivorous. The digest only says "once per round per carnivore"; we follow the seed.
+#: Rule E-5.1 (the rulebook's "Rys Masožravec"): in each feeding phase only one of a player's
+#: carnivores may use Carnivorous.
 ONE_ATTACK_PER_PHASE = True
 
 
 def can_attack(st: EvolutionState, carnivore: Animal, target: Animal) -> bool:
-    """Is ``target`` not protected against ``carnivore`` by its traits (E-5)?"""
+    """Is ``target`` not protected against ``carnivore`` by its traits (rules E-5.5-E-5.10)?"""
     if target is carnivore:
         return False
     swims = False
@@ -73,7 +73,7 @@ def iter_attacks(st: EvolutionState, seat: int) -> Iterator[Move]:
 
 def start_attack(st: EvolutionState, seat: int, carnivore: int, target: int,
                  rng: random.Random, events: list[Event]) -> None:
-    """The attack is the turn's main action (E-3.3); the defender may now react."""
+    """The attack takes the place of the turn's take (rule E-3.5); the defender may react."""
     c = st.animals[carnivore]
     c.attacked = True
     st.attacked_phase[seat] = True
@@ -144,14 +144,12 @@ def apply_defence(st: EvolutionState, move: Move, rng: random.Random,
         lost = st.discard_trait(t, move["card"])
         events.append({"type": "tail_loss", "seat": t.owner, "animal": t.id,
                        "card": move["card"], "trait": lost})
-        c = st.animals[p["carnivore"]]
-        if st.can_take(c):
-            feeding.feed(st, c, False, set(), events, "tail_loss")
-        _finish(st, rng, events)
+        st.pending = None
+        chain.tail_loss(st, st.animals[p["carnivore"]], rng, events)
 
 
 def _eat(st: EvolutionState, rng: random.Random, events: list[Event]) -> None:
-    """The target is eaten: 2 blue for the carnivore, Poisonous, then one Scavenger (E-5)."""
+    """The target is eaten (rule E-5.1): Poisonous (E-5.14), then the food (``chain.kill``)."""
     assert st.pending is not None
     c = st.animals[st.pending["carnivore"]]
     t = st.animals[st.pending["target"]]
@@ -159,20 +157,8 @@ def _eat(st: EvolutionState, rng: random.Random, events: list[Event]) -> None:
         c.poisoned = True  # dies in this round's extinction phase
         events.append({"type": "poisoned", "seat": c.owner, "animal": c.id})
     st.remove_animal(t, events, "eaten")
-    used: set[int] = set()
-    for _ in range(2):
-        if st.can_take(c):
-            feeding.feed(st, c, False, used, events, "carnivorous")
-    # Scavenger: first the attacker's owner's animals, then clockwise; the first one in table
-    # order that can still take food gets the token (DECISION).
-    n = st.num_players
-    for k in range(n):
-        for a in st.own((c.owner + k) % n):
-            if a.has("scavenger") and st.can_take(a):
-                feeding.feed(st, a, False, used, events, "scavenger")
-                _finish(st, rng, events)
-                return
-    _finish(st, rng, events)
+    st.pending = None
+    chain.kill(st, c, rng, events)
 
 
 def _finish(st: EvolutionState, rng: random.Random, events: list[Event]) -> None:

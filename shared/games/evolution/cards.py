@@ -1,4 +1,6 @@
-"""The cards of Evolution: the 84-card deck (E-1.1), trait metadata and the food-bank dice (E-3.2).
+"""The cards of Evolution: the deck, trait data and the food-bank dice.
+
+Rules: docs/rules/evolution.md, rules E-1.1 (the 84-card deck), E-1.3 and E-3.2.
 
 Everything here is loaded from ``shared/data/evolution.json``; card instance ids are fixed:
 card ``cid`` of a match has the faces ``faces(cid)`` (ids ``0..83`` for one deck, ``84..167``

@@ -1,4 +1,4 @@
-"""The development phase (E-3.1): play cards as animals or traits, or pass.
+"""The development phase (docs/rules/evolution.md, rule E-3.1): animals, traits or pass.
 
 A card may become a new animal, one trait of its (for good) on one of your animals, Parasite
 on another player's animal, or a paired trait on two of your animals. No animal carries a

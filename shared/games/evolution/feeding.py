@@ -1,12 +1,12 @@
-"""The feeding phase (E-3.3) and the feeding traits of E-5.
+"""The feeding phase and the feeding traits (docs/rules/evolution.md, E-3.3, E-3.5-E-3.9, E-5).
 
-DECISION (digest E-3.3): on your turn you may make at most one *main action* — take one red
-token from the bank onto one of your animals, attack with one carnivore, or turn fat of one
-animal into food — plus trait uses (Grazing once per turn per animal; Piracy and Hibernation
-once per round per animal). The turn ends by ``end_turn`` or by itself once nothing is left
-to do; ``pass`` ends your feeding for the phase. A seat whose animals can take no food is
-skipped from then on. Communication and Cooperation chains resolve automatically; each paired
-card fires at most once per action (seed, "Párové rysy").
+A turn (rule E-3.5) holds at most one *food action* — take one red token from the bank, or
+instead attack with one carnivore or turn the fat of one animal into food — and at most one
+*feeding-trait use* (Grazing, Piracy or Hibernation), with the food action or instead of it.
+The turn ends by ``end_turn`` or by itself once nothing is left; ``pass`` ends the seat's
+feeding for the phase (rule E-3.7). A seat whose animals are all fed may still graze (rule
+E-3.6). Food handed on by paired traits, a kill, Tail Loss or a Scavenger runs through a
+*chain* (``st.chain``, ``chain.py``) that stops for the owner's choices (rule E-3.8).
 """
 
 from __future__ import annotations
@@ -17,49 +17,10 @@ from typing import TYPE_CHECKING
 
 from shared.protocol import Event, Move
 
-from . import attack
-from .model import Animal
+from . import attack, chain
 
 if TYPE_CHECKING:
     from .state import EvolutionState
-
-
-# -- food chains --------------------------------------------------------------------------------
-
-def feed(st: EvolutionState, animal: Animal, from_bank: bool, used: set[int],
-         events: list[Event], via: str | None = None) -> None:
-    """Give ``animal`` one token (red from the bank, or blue) and fire its paired traits.
-
-    Communication: a partner takes a red token from the bank when this one took a red token
-    from the bank. Cooperation: a partner gets a blue token whenever this one got food. The
-    chain goes on from each partner that got a token (E-5). Chains resolve in the order the
-    cards were played (DECISION: the seed lets the owner order them; we fix the order).
-    """
-    if from_bank:
-        st.bank -= 1
-    into = "food" if animal.needs() > 0 else "fat"
-    animal.give()
-    event: Event = {"type": "food", "seat": animal.owner, "animal": animal.id,
-                    "token": "red" if from_bank else "blue", "into": into}
-    if via:
-        event["via"] = via
-    events.append(event)
-    for card in animal.pairs:
-        if card in used:
-            continue
-        trait = st.pairs[card][0]
-        if trait == "communication":
-            if not from_bank or st.bank <= 0:
-                continue
-            partner = st.partner(card, animal.id)
-            if st.can_take(partner):
-                used.add(card)
-                feed(st, partner, True, used, events, "communication")
-        elif trait == "cooperation":
-            partner = st.partner(card, animal.id)
-            if st.can_take(partner):
-                used.add(card)
-                feed(st, partner, False, used, events, "cooperation")
 
 
 # -- legal moves ------------------------------------------------------------------------------
@@ -76,25 +37,29 @@ def _actions(st: EvolutionState, seat: int) -> Iterator[Move]:
         yield from attack.iter_attacks(st, seat)
         for a in own:
             need = a.needs()
-            if a.fat and need:  # E-5 Fat Tissue: any number of one animal's fat
+            if a.fat and need:  # rule E-5.2: any number of one animal's fat
                 for amount in range(1, min(a.fat, need) + 1):
                     yield {"type": "burn_fat", "animal": a.id, "amount": amount}
+    if st.trait_used:  # rule E-3.5: one feeding-trait use per turn
+        return
     for a in own:
         for _, trait in a.traits:
             if trait == "grazing":
-                if not a.grazed and st.bank > 0:
+                # Rule E-5.18 / E-3.6: usable while the bank has a token, fed or not.
+                if st.bank > 0:
                     yield {"type": "use_trait", "trait": "grazing", "animal": a.id}
             elif trait == "piracy":
                 if not a.pirated and st.can_take(a):
                     for s in range(st.num_players):
                         for t in st.own(s):
-                            # E-5 Piracy: another animal that got food but is not fed.
-                            if t is not a and t.food > 0 and t.needs() > 0:
+                            # Rule E-5.17: another animal that gained food this round (burnt
+                            # fat is no gain) and is not fed yet.
+                            if t is not a and t.gained and t.food > 0 and t.needs() > 0:
                                 yield {"type": "use_trait", "trait": "piracy",
                                        "animal": a.id, "target": t.id}
             elif (trait == "hibernation" and not a.hibernating and not st.last_round
                   and a.hib_round != st.round - 1 and a.needs() > 0):
-                # E-5 Hibernation: not two rounds in a row, not in the last round.
+                # Rule E-5.15: not two rounds in a row, not in the last round.
                 yield {"type": "use_trait", "trait": "hibernation", "animal": a.id}
 
 
@@ -104,6 +69,7 @@ def action_moves(st: EvolutionState, seat: int) -> list[Move]:
 
 
 def moves(st: EvolutionState, seat: int) -> list[Move]:
+    """The seat's feeding moves on its turn (a pending chain's choices are ``chain.moves``)."""
     result = action_moves(st, seat)
     if st.acted:
         result.append({"type": "end_turn"})
@@ -112,16 +78,15 @@ def moves(st: EvolutionState, seat: int) -> list[Move]:
 
 
 def can_act(st: EvolutionState, seat: int) -> bool:
-    """E-3.3: a seat with no action but Grazing (none of its animals can take food) is skipped."""
-    return any(m["type"] != "use_trait" or m["trait"] != "grazing"
-               for m in _actions(st, seat))
+    """Rule E-3.6: a seat has a turn while it has any action (Grazing counts)."""
+    return next(_actions(st, seat), None) is not None
 
 
 # -- applying -----------------------------------------------------------------------------------
 
 def apply(st: EvolutionState, seat: int, move: Move, rng: random.Random,
           events: list[Event]) -> None:
-    """Play a validated feeding move."""
+    """Play a validated feeding move of the seat on turn (not a chain choice)."""
     kind = move["type"]
     if kind == "pass":
         st.passed[seat] = True
@@ -139,16 +104,19 @@ def apply(st: EvolutionState, seat: int, move: Move, rng: random.Random,
     animal = st.animals[move["animal"]]
     if kind == "take_food":
         st.main_done = True
-        feed(st, animal, True, set(), events)
-    elif kind == "burn_fat":
-        # E-5 Fat Tissue: not "getting food", so no paired trait fires.
+        chain.take(st, animal, rng, events)
+        return
+    if kind == "burn_fat":
+        # Rule E-5.2: not "getting food": no paired trait fires, no Piracy target is made.
         st.main_done = True
         animal.fat -= move["amount"]
         animal.food += move["amount"]
         events.append({"type": "fat_burned", "seat": seat, "animal": animal.id,
                        "amount": move["amount"]})
-    elif move["trait"] == "grazing":
-        animal.grazed = True
+        after_action(st, seat, rng, events)
+        return
+    st.trait_used = True
+    if move["trait"] == "grazing":
         st.bank -= 1
         events.append({"type": "grazing", "seat": seat, "animal": animal.id, "bank": st.bank})
     elif move["trait"] == "piracy":
@@ -157,7 +125,8 @@ def apply(st: EvolutionState, seat: int, move: Move, rng: random.Random,
         victim.food -= 1
         events.append({"type": "piracy", "seat": seat, "animal": animal.id,
                        "target": victim.id, "victim_seat": victim.owner})
-        feed(st, animal, False, set(), events, "piracy")
+        chain.piracy(st, animal, rng, events)
+        return
     else:  # hibernation
         animal.hibernating = True
         animal.hib_round = st.round
@@ -167,23 +136,39 @@ def apply(st: EvolutionState, seat: int, move: Move, rng: random.Random,
 
 def after_action(st: EvolutionState, seat: int, rng: random.Random,
                  events: list[Event]) -> None:
-    """End the turn by itself once the seat has nothing left to do."""
-    if st.pending is None and next(_actions(st, seat), None) is None:
+    """End the turn by itself once the seat has nothing left to do (or the phase, E-3.9)."""
+    if st.pending is not None or st.chain is not None:
+        return
+    left = next(_actions(st, seat), None)
+    if left is None:
         next_player(st, seat, rng, events)
+    elif left["type"] == "use_trait" and all_full(st):  # only a trait use is left
+        st.end_feeding(rng, events)
+
+
+def all_full(st: EvolutionState) -> bool:
+    """Rule E-3.9: every animal on the table is fed with full fat: the phase is over (only
+    Grazing could be left, and nobody could use the bank)."""
+    for a in st.animals.values():  # noqa: SIM110 - a plain loop is faster in playouts
+        if a.hungry_or_fat_space():
+            return False
+    return True
 
 
 def next_player(st: EvolutionState, start: int, rng: random.Random, events: list[Event],
                 include_start: bool = False) -> None:
-    """Next seat clockwise that has not passed and can act; skipped seats pass (E-3.3)."""
+    """Next seat clockwise that has not passed and can act; skipped seats pass (rules E-3.6,
+    E-3.7); the phase ends when none is left or every animal is full (rule E-3.9)."""
     n = st.num_players
+    if all_full(st):
+        st.end_feeding(rng, events)
+        return
     for k in range(0 if include_start else 1, n + 1):
         seat = (start + k) % n
         if st.passed[seat]:
             continue
         st.turn = seat
-        st.main_done = st.acted = False
-        for a in st.own(seat):
-            a.grazed = False  # Grazing: once per turn
+        st.main_done = st.acted = st.trait_used = False
         if can_act(st, seat):
             return
         st.passed[seat] = True

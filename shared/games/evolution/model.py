@@ -1,4 +1,4 @@
-"""An animal on the table and the food arithmetic of E-3.3 (requirement, fed, fat, can take)."""
+"""An animal on the table and its food arithmetic (docs/rules/evolution.md, rule E-3.3)."""
 
 from __future__ import annotations
 
@@ -14,12 +14,14 @@ class Animal:
     ``traits`` holds ``(card, trait)`` of single traits; ``pairs`` the ids of the paired-trait
     cards linking it to another animal (their data lives in ``EvolutionState.pairs``).
     Round flags: ``attacked`` (Carnivorous used), ``pirated``, ``hibernating``, ``poisoned``
-    (ate a Poisonous animal), ``grazed`` (Grazing used this turn); ``hib_round`` is the last
-    round it hibernated (E-5 Hibernation: not two rounds in a row).
+    (ate a Poisonous animal), ``gained`` (got a red or blue token this round: a Piracy
+    target, rule E-5.17; burning fat is no gain); ``hib_round`` is the last round it
+    hibernated (rule E-5.15: not two rounds in a row).
     """
 
-    __slots__ = ("_requirement", "_traits", "attacked", "card", "fat", "food", "grazed",
-                 "hib_round", "hibernating", "id", "owner", "pairs", "pirated", "poisoned")
+    __slots__ = ("_fat_capacity", "_requirement", "_traits", "attacked", "card", "fat", "food",
+                 "gained", "hib_round", "hibernating", "id", "owner", "pairs", "pirated",
+                 "poisoned")
 
     def __init__(self, id: int, owner: int, card: int) -> None:
         self.id = id
@@ -27,6 +29,7 @@ class Animal:
         self.card = card
         self._traits: tuple[tuple[int, str], ...] = ()
         self._requirement = 1
+        self._fat_capacity = 0
         self.pairs: list[int] = []
         self.food = 0
         self.fat = 0
@@ -34,17 +37,18 @@ class Animal:
         self.pirated = False
         self.hibernating = False
         self.poisoned = False
-        self.grazed = False
+        self.gained = False
         self.hib_round = -99
 
     def copy(self) -> Animal:
         new = Animal(self.id, self.owner, self.card)  # not ``__new__``: see EvolutionState.clone
         new._traits, new._requirement = self._traits, self._requirement
+        new._fat_capacity = self._fat_capacity
         new.pairs = list(self.pairs)
         new.food, new.fat = self.food, self.fat
         new.attacked, new.pirated = self.attacked, self.pirated
         new.hibernating, new.poisoned = self.hibernating, self.poisoned
-        new.grazed, new.hib_round = self.grazed, self.hib_round
+        new.gained, new.hib_round = self.gained, self.hib_round
         return new
 
     # -- traits -------------------------------------------------------------------------------
@@ -60,6 +64,7 @@ class Animal:
         # E-3.3: 1 food plus the traits' numbers (Carnivorous +1, HBW +1, Parasite +2); kept
         # up to date here because playouts ask for it millions of times.
         self._requirement = 1 + sum(FOOD_EXTRA.get(t, 0) for _, t in self._traits)
+        self._fat_capacity = sum(1 for _, t in self._traits if t == "fat_tissue")
 
     def has(self, trait: str) -> bool:
         for _, t in self._traits:  # noqa: SIM110 - a plain loop is faster in playouts
@@ -85,7 +90,8 @@ class Animal:
         return self.hibernating or self.food >= self._requirement
 
     def fat_capacity(self) -> int:
-        return self.count("fat_tissue")
+        """Yellow tokens it can hold: one per Fat Tissue card (rule E-5.2)."""
+        return self._fat_capacity
 
     def fat_space(self) -> int:
         return self.fat_capacity() - self.fat
@@ -94,15 +100,15 @@ class Animal:
         """Could hold one more token (not fed, or an empty Fat Tissue) — symbiosis aside."""
         return self.needs() > 0 or self.fat < self.fat_capacity()
 
-    def give(self) -> bool:
-        """Place one food token: as food if hungry, else into empty Fat Tissue (E-5)."""
+    def give(self) -> str:
+        """Place one gained food token: as food if hungry, else into an empty Fat Tissue
+        (rule E-5.2); returns where it went. The caller checked that there is room."""
+        self.gained = True
         if self.needs() > 0:
             self.food += 1
-            return True
-        if self.fat < self.fat_capacity():
-            self.fat += 1
-            return True
-        return False
+            return "food"
+        self.fat += 1
+        return "fat"
 
     def clamp(self) -> None:
         """After losing a trait (Tail Loss): drop food beyond the requirement and extra fat."""
@@ -116,7 +122,7 @@ class Animal:
                 "traits": [[c, t] for c, t in self.traits], "pairs": list(self.pairs),
                 "food": self.food, "fat": self.fat, "attacked": self.attacked,
                 "pirated": self.pirated, "hibernating": self.hibernating,
-                "poisoned": self.poisoned, "grazed": self.grazed, "hib_round": self.hib_round}
+                "poisoned": self.poisoned, "gained": self.gained, "hib_round": self.hib_round}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Animal:
@@ -126,5 +132,5 @@ class Animal:
         new.food, new.fat = data["food"], data["fat"]
         new.attacked, new.pirated = data["attacked"], data["pirated"]
         new.hibernating, new.poisoned = data["hibernating"], data["poisoned"]
-        new.grazed, new.hib_round = data["grazed"], data["hib_round"]
+        new.gained, new.hib_round = data["gained"], data["hib_round"]
         return new

@@ -1,9 +1,10 @@
 """Evolution's playout heuristic, used by the search (it won at equal wall time).
 
 In feeding, get food (take a token, attack, burn fat) rather than pass or end the turn while
-any way to get food exists; elsewhere play uniformly. Measured at equal wall time (0.05 s a
-move, 2 seats, ``bench.strength``) it won 32 of 40 matches against the same search with
-uniform playouts (Wilson 95% 0.65-0.90).
+any way to get food exists; elsewhere play uniformly (the owner's food choices of rule E-3.8
+in docs/rules/evolution.md included). Measured at equal wall time (0.05 s a move, 2 seats,
+``bench.strength``, rules version evolution-1) it won 32 of 40 matches against the same
+search with uniform playouts (Wilson 95% 0.65-0.90).
 """
 
 from __future__ import annotations

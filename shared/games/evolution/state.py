@@ -1,8 +1,9 @@
-"""The match state of Evolution and the flow of a round (E-2, E-3, E-4).
+"""The match state of Evolution and the flow of a round (docs/rules/evolution.md, E-2-E-4).
 
 ``EvolutionState`` holds the cards (deck, hands, discard piles), the animals on the table,
 the paired-trait cards, the phase and the per-turn flags. The rules of each phase live in
-``development.py``, ``feeding.py`` and ``attack.py``; views and labels in ``views.py``.
+``development.py``, ``feeding.py``, ``chain.py`` and ``attack.py``; views and labels in
+``views.py``.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Any
 from shared.protocol import Event, IllegalMove, Move, NotYourTurn, Result, State, View
 from shared.rng import randbelow
 
-from . import attack, development, feeding, views
+from . import attack, chain, development, feeding, views
 from .cards import FOOD_BANK, FOOD_EXTRA, HAND_SIZE, SCORE_ANIMAL, SCORE_TRAIT, card_count
 from .model import Animal
 
@@ -38,13 +39,15 @@ class EvolutionState(State):
         self.turn = 0
         self.last_round = False
         self.passed: list[bool] = [False] * players
-        self.main_done = False  # feeding: the turn's main action (E-3.3) is used
+        self.main_done = False  # feeding: the turn's food action (rule E-3.5) is made
+        self.trait_used = False  # feeding: the turn's feeding-trait use (rule E-3.5) is made
         self.acted = False  # feeding: the seat did something this turn (may end it)
-        self.attacked_phase: list[bool] = [False] * players  # E-5 Carnivorous: one per phase
+        self.attacked_phase: list[bool] = [False] * players  # rule E-5.1: one per phase
         self.bank = 0
         self.dice: list[int] = []  # the last food-bank roll (E-3.2)
         self.last_die: int | None = None  # the last Running roll
         self.pending: dict[str, Any] | None = None  # an attack awaiting the defender
+        self.chain: dict[str, Any] | None = None  # food awaiting its owner's choice (chain.py)
         self._version = 0
         self._legal_key: tuple[int, int] | None = None
         self._legal: list[Move] = []
@@ -59,7 +62,7 @@ class EvolutionState(State):
         rng.shuffle(st.deck)
         for seat in range(players):
             st.hands[seat] = [st.deck.pop() for _ in range(HAND_SIZE)]
-        # DECISION (digest E-2.1): the first player is drawn from the seeded rng, not die rolls.
+        # DECISION (rule E-2.1): the first player is drawn from the seeded rng, not die rolls.
         st.first = rng.randrange(players)
         events: list[Event] = [{"type": "setup", "players": players, "first": st.first,
                                 "deck_size": len(st.deck)}]
@@ -80,13 +83,14 @@ class EvolutionState(State):
         new.phase, new.round, new.first, new.turn = self.phase, self.round, self.first, self.turn
         new.last_round = self.last_round
         new.passed = list(self.passed)
-        new.main_done, new.acted = self.main_done, self.acted
+        new.main_done, new.acted, new.trait_used = self.main_done, self.acted, self.trait_used
         new.attacked_phase = list(self.attacked_phase)
         new.bank = self.bank
         new.dice = list(self.dice)
         new.last_die = self.last_die
         new.pending = None if self.pending is None else {
             **self.pending, "ran": list(self.pending["ran"])}
+        new.chain = chain.copy_chain(self.chain)
         new._version = 0
         new._legal_key = None
         new._legal = []
@@ -109,6 +113,7 @@ class EvolutionState(State):
             "next_animal": self.next_animal, "phase": self.phase, "round": self.round,
             "first": self.first, "turn": self.turn, "last_round": self.last_round,
             "passed": list(self.passed), "main_done": self.main_done, "acted": self.acted,
+            "trait_used": self.trait_used, "chain": chain.copy_chain(self.chain),
             "attacked_phase": list(self.attacked_phase), "bank": self.bank,
             "dice": list(self.dice), "last_die": self.last_die,
             "pending": None if self.pending is None else {
@@ -121,6 +126,8 @@ class EvolutionState(State):
         self.turn, self.last_round = data["turn"], data["last_round"]
         self.passed = list(data["passed"])
         self.main_done, self.acted = data["main_done"], data["acted"]
+        self.trait_used = data["trait_used"]
+        self.chain = chain.copy_chain(data["chain"])
         self.attacked_phase = list(data["attacked_phase"])
         self.bank = data["bank"]
         self.dice = list(data["dice"])
@@ -147,6 +154,8 @@ class EvolutionState(State):
     def to_move(self) -> list[int]:
         if self.phase == "over":
             return []
+        if self.chain is not None:
+            return [self.chain["seat"]]
         if self.pending is not None:
             return [self.animals[self.pending["target"]].owner]
         return [self.turn]
@@ -157,6 +166,8 @@ class EvolutionState(State):
             return self._legal
         if seat not in self.to_move():
             moves: list[Move] = []
+        elif self.chain is not None:
+            moves = chain.moves(self)
         elif self.pending is not None:
             moves = attack.defence_moves(self)
         elif self.phase == "development":
@@ -177,7 +188,9 @@ class EvolutionState(State):
         self._version += 1
         self._legal_key = None
         events: list[Event] = []
-        if self.pending is not None:
+        if self.chain is not None:
+            chain.apply(self, move, rng, events)
+        elif self.pending is not None:
             attack.apply_defence(self, move, rng, events)
         elif self.phase == "development":
             development.apply(self, seat, move, rng, events)
@@ -229,7 +242,7 @@ class EvolutionState(State):
         return self.animals[b if a == animal_id else a]
 
     def can_take(self, animal: Animal) -> bool:
-        """May ``animal`` receive a food token now (E-3.3; E-5 Symbiosis host restriction)."""
+        """May ``animal`` receive a food token now (rule E-3.3; rule E-5.5 for a host)."""
         if not animal.hungry_or_fat_space():
             return False
         for card in animal.pairs:
@@ -240,7 +253,7 @@ class EvolutionState(State):
 
     def remove_animal(self, animal: Animal, events: list[Event], cause: str) -> None:
         """The animal dies: its card, traits and paired traits go to its owner's discard
-        pile (E-3.4, E-5 Carnivorous); the partners lose the paired-trait cards."""
+        pile (rules E-3.4, E-5.1); the partners lose the paired-trait cards."""
         pile = self.discards[animal.owner]
         pile.append(animal.card)
         pile.extend(card for card, _ in animal.traits)
@@ -255,7 +268,8 @@ class EvolutionState(State):
                        + len(animal.pairs)})
 
     def discard_trait(self, animal: Animal, card: int) -> str:
-        """Remove one trait card (single or paired) from ``animal`` to its owner's pile."""
+        """Remove one trait card (single or paired) from ``animal`` to its owner's pile
+        (rule E-5.13)."""
         single = [t for c, t in animal.traits if c == card]
         if single:
             trait = single[0]
@@ -277,6 +291,7 @@ class EvolutionState(State):
         self.last_round = not self.deck
         self.passed = [not hand for hand in self.hands]  # no cards = pass
         self.pending = None
+        self.chain = None
         events.append({"type": "round_started", "round": self.round, "first": self.first,
                        "last_round": self.last_round, "deck_size": len(self.deck)})
         development.next_player(self, self.first, events, include_start=True, rng=rng)
@@ -298,6 +313,7 @@ class EvolutionState(State):
         if self.bank:
             events.append({"type": "bank_returned", "tokens": self.bank})
         self.bank = 0
+        self.main_done = self.acted = self.trait_used = False
         order = [(self.first + k) % self.num_players for k in range(self.num_players)]
         dying = [a for seat in order for a in self.own(seat) if not a.is_fed() or a.poisoned]
         for animal in dying:
@@ -323,7 +339,7 @@ class EvolutionState(State):
         for animal in self.animals.values():  # all tokens but fat are removed (E-3.4)
             animal.food = 0
             animal.attacked = animal.pirated = animal.hibernating = False
-            animal.poisoned = animal.grazed = False
+            animal.poisoned = animal.gained = False
         self.first = (self.first + 1) % self.num_players
         self.round += 1
         self.start_round(events, rng)

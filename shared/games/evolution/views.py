@@ -1,4 +1,6 @@
-"""What each seat may know (E-7), rebuilding a state from a view, and move wording.
+"""What each seat may know, rebuilding a state from a view, and move wording.
+
+Rules: docs/rules/evolution.md, rule E-7.
 
 Public: every animal with its traits (the trait cards are face up) and tokens, the paired
 cards, the bank, deck size, hand and discard sizes, turn, phase, first player, round, the
@@ -130,6 +132,18 @@ def move_label(st: EvolutionState, move: Move) -> str:
         return f"Use Hibernation: your animal #{move['animal']} counts as fed this round"
     if kind == "end_turn":
         return "End your turn"
+    if kind == "pair_food":
+        trait = TRAIT_NAMES[st.pairs[move["card"]][0]] if move["card"] in st.pairs else "?"
+        return f"{trait} hands a food token to your animal #{move['animal']}"
+    if kind == "pair_skip":
+        trait = TRAIT_NAMES[st.pairs[move["card"]][0]] if move["card"] in st.pairs else "?"
+        return f"Let {trait} give your fed animal #{move['animal']} nothing (no fat stored)"
+    if kind == "store_fat":
+        return f"Store the food token in the Fat Tissue of your animal #{move['animal']}"
+    if kind == "skip_fat":
+        return f"Do not store the food token on your fed animal #{move['animal']}"
+    if kind == "scavenger":
+        return f"Your Scavenger #{move['animal']} eats the leftovers"
     if kind == "decline":
         target = st.pending["target"] if st.pending else "?"
         return f"Do not defend: your animal #{target} is eaten"
@@ -154,6 +168,9 @@ def explain_illegal(st: EvolutionState, seat: int, move: Move) -> str:
     if seat not in st.to_move():
         return f"seat {seat} owes no decision now"
     kind = move.get("type") if isinstance(move, dict) else None
+    if st.chain is not None:
+        return (f"{text} is not an open choice: first decide how the food is handed out "
+                "(paired-trait order, Fat Tissue, which Scavenger; rule E-3.8)")
     if st.pending is not None:
         if kind not in ("defend", "decline"):
             return "an attack on your animal is pending: defend or decline"
@@ -182,31 +199,33 @@ def explain_illegal(st: EvolutionState, seat: int, move: Move) -> str:
                 if a is None:
                     return f"no animal {move.get('animal')}"
                 if trait == "parasite" and a.owner == seat:
-                    return "Parasite goes only on another player's animal (E-3.1)"
+                    return "Parasite goes only on another player's animal (rule E-3.1)"
                 if trait != "parasite" and a.owner != seat:
-                    return "traits go only on your own animals (E-3.1)"
+                    return "traits go only on your own animals (rule E-3.1)"
                 clash = {"carnivorous": "scavenger", "scavenger": "carnivorous"}.get(trait)
                 if clash and a.has(clash):
-                    return "Scavenger and Carnivorous never share an animal (E-3.1)"
+                    return "Scavenger and Carnivorous never share an animal (rule E-3.1)"
                 if trait != "fat_tissue" and a.has(trait):
-                    return f"animal #{a.id} already has {TRAIT_NAMES[trait]} (E-3.1)"
+                    return f"animal #{a.id} already has {TRAIT_NAMES[trait]} (rule E-3.1)"
             else:
                 return ("a paired trait needs two different animals of yours not already "
-                        "linked by it (E-3.1)")
+                        "linked by it (rule E-3.1)")
     if kind == "end_turn" and not st.acted:
         return "you have done nothing this turn: act or pass"
+    if kind == "use_trait" and st.trait_used:
+        return "you already used a feeding trait this turn: one per turn (rule E-3.5)"
     if kind == "take_food":
         if st.main_done:
-            return "you already made your main action this turn (E-3.3)"
+            return "you already took food, attacked or burnt fat this turn (rule E-3.5)"
         if st.bank <= 0:
             return "the food bank is empty"
         return f"animal {move.get('animal')} cannot take food (yours, not fed or fat free, " \
                "symbiont fed)"
     if kind == "attack":
         if st.main_done:
-            return "you already made your main action this turn (E-3.3)"
+            return "you already took food, attacked or burnt fat this turn (rule E-3.5)"
         if st.attacked_phase[seat]:
-            return "only one of your carnivores may attack per feeding phase (E-5 Carnivorous)"
+            return "only one of your carnivores may attack per feeding phase (rule E-5.1)"
         return "that carnivore cannot attack that animal (once per round, not fed and full, " \
                "protected target)"
     return f"{text} is not a legal move for seat {seat} now"

@@ -39,12 +39,16 @@ class Builder:
                 return cid
         raise ValueError(f"no free card with {trait}")
 
-    def animal(self, seat: int, *traits: str, food: int = 0, fat: int = 0) -> Animal:
+    def animal(self, seat: int, *traits: str, food: int = 0, fat: int = 0,
+               gained: bool | None = None) -> Animal:
+        """An animal of ``seat``; its ``food`` counts as gained this round unless
+        ``gained=False`` (rule E-5.17: burnt fat is no gain)."""
         st = self.st
         a = Animal(st.next_animal, seat, self.card())
         st.next_animal += 1
         a.traits = tuple((self.card(t), t) for t in traits)
         a.food, a.fat = food, fat
+        a.gained = food > 0 if gained is None else gained
         st.animals[a.id] = a
         st.table[seat].append(a)
         return a

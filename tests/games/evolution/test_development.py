@@ -1,4 +1,5 @@
-"""Components, setup, development and the food bank: E-1.x, E-2.1, E-3.1, E-3.2."""
+"""Components, setup, development and the food bank: docs/rules/evolution.md, rules
+E-1.1-E-1.3, E-2.1, E-3.1 and E-3.2."""
 
 from __future__ import annotations
 
@@ -16,8 +17,9 @@ from .helpers import Builder, ScriptedRng, all_cards
 GAME = get_game("evolution")
 
 
+@pytest.mark.rule("E-1.1")
 def test_e1_1_deck_composition() -> None:
-    """E-1.1: 84 cards with the digest's copies per card."""
+    """E-1.1: 84 cards with the reference's copies per card (a RECONSTRUCTION)."""
     counts = Counter(DECK_FACES)
     assert len(DECK_FACES) == 84
     assert counts[("swimming",)] == 8
@@ -27,12 +29,14 @@ def test_e1_1_deck_composition() -> None:
     assert counts[("cooperation", "fat_tissue")] == 4
 
 
+@pytest.mark.rule("E-1.3")
 def test_e1_3_two_decks_for_five_to_eight() -> None:
     """E-1.3: one deck for 2-4 players, two mixed decks (168 cards) for 5-8."""
     assert [card_count(p) for p in range(2, 9)] == [84, 84, 84, 168, 168, 168, 168]
     assert faces(84) == faces(0)
 
 
+@pytest.mark.rule("E-2.1")
 @pytest.mark.parametrize("players", range(2, 9))
 def test_e2_1_setup_deals_six(players: int) -> None:
     """E-2.1: six cards each, the rest is the deck, a random first player."""
@@ -58,6 +62,7 @@ def _dev() -> tuple:
     return st, mine, other, carn, scav, hand
 
 
+@pytest.mark.rule("E-3.1")
 def test_e3_1_play_animal_and_trait_choice() -> None:
     """E-3.1: a card becomes an animal, or one of its two traits, chosen for good."""
     st, mine, *_ , hand = _dev()
@@ -76,6 +81,7 @@ def test_e3_1_play_animal_and_trait_choice() -> None:
     assert st.to_move() == [1]
 
 
+@pytest.mark.rule("E-3.1")
 def test_e3_1_new_animal_gets_stable_id() -> None:
     """E-3.1: a played animal gets the next animal id; ids never change."""
     st, *_, hand = _dev()
@@ -83,6 +89,7 @@ def test_e3_1_new_animal_gets_stable_id() -> None:
     assert st.table[0][-1].id == 5 and st.animals[5].card == hand[6]
 
 
+@pytest.mark.rule("E-3.1", "E-5.19")
 def test_e3_1_parasite_only_on_others() -> None:
     """E-3.1: Parasite goes only on another player's animal."""
     st, mine, other, *_, hand = _dev()
@@ -96,6 +103,7 @@ def test_e3_1_parasite_only_on_others() -> None:
                      "animal": mine.id}, random.Random(0))
 
 
+@pytest.mark.rule("E-3.1")
 def test_e3_1_traits_only_on_own_animals() -> None:
     """E-3.1: ordinary traits only on your own animals."""
     st, _mine, other, *_, hand = _dev()
@@ -104,6 +112,7 @@ def test_e3_1_traits_only_on_own_animals() -> None:
                      "animal": other.id}, random.Random(0))
 
 
+@pytest.mark.rule("E-3.1")
 def test_e3_1_no_duplicate_trait_but_fat_tissue() -> None:
     """E-3.1: no two copies of a trait on one animal, except Fat Tissue."""
     st, _mine, _other, carn, _scav, hand = _dev()
@@ -115,6 +124,7 @@ def test_e3_1_no_duplicate_trait_but_fat_tissue() -> None:
                      "animal": carn.id}, random.Random(0))
 
 
+@pytest.mark.rule("E-3.1", "E-5.2")
 def test_e3_1_fat_tissue_twice_allowed() -> None:
     """E-3.1: an animal may carry several Fat Tissue cards."""
     b = Builder(2)
@@ -125,8 +135,9 @@ def test_e3_1_fat_tissue_twice_allowed() -> None:
             "animal": a.id} in st.legal_moves(0)
 
 
+@pytest.mark.rule("E-3.1", "E-5.16")
 def test_e3_1_scavenger_never_with_carnivorous() -> None:
-    """E-3.1 / E-5 Scavenger: never on a Carnivorous animal and vice versa."""
+    """E-3.1 / E-5.16 Scavenger: never on a Carnivorous animal and vice versa."""
     st, mine, _other, carn, scav, hand = _dev()
     moves = st.legal_moves(0)
     assert {"type": "play_trait", "card": hand[2], "trait": "scavenger",
@@ -137,6 +148,7 @@ def test_e3_1_scavenger_never_with_carnivorous() -> None:
             "animal": mine.id} in moves
 
 
+@pytest.mark.rule("E-3.1")
 def test_e3_1_paired_traits() -> None:
     """E-3.1: a paired trait links two of your animals; the same pair never twice with one
     paired trait, but an animal may be in several pairs."""
@@ -166,6 +178,7 @@ def test_e3_1_paired_traits() -> None:
             "animals": [carn.id, mine.id]} in moves
 
 
+@pytest.mark.rule("E-3.1")
 def test_e3_1_pass_is_final_and_no_cards_is_pass() -> None:
     """E-3.1: a passed seat plays no more cards this phase; no cards = pass."""
     st, *_, _hand = _dev()
@@ -177,6 +190,7 @@ def test_e3_1_pass_is_final_and_no_cards_is_pass() -> None:
     assert st.phase == "feeding"
 
 
+@pytest.mark.rule("E-3.1")
 def test_e3_1_turns_alternate_clockwise() -> None:
     """E-3: players act one action at a time, clockwise from the first player."""
     st = GAME.new_state(3, {}, random.Random(1))
@@ -193,8 +207,9 @@ def test_e3_1_turns_alternate_clockwise() -> None:
 @pytest.mark.parametrize(("players", "dice", "plus"),
                          [(2, 1, 2), (3, 2, 0), (4, 2, 2), (5, 3, 2), (6, 3, 4), (7, 4, 2),
                           (8, 4, 4)])
+@pytest.mark.rule("E-3.2")
 def test_e3_2_food_bank_dice(players: int, dice: int, plus: int) -> None:
-    """E-3.2: the food bank per player count (seed table), rolled when development ends."""
+    """E-3.2: the food bank per player count (the rulebook's table), rolled after development."""
     b = Builder(players)
     for seat in range(players):
         b.animal(seat)

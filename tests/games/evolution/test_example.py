@@ -1,6 +1,9 @@
-"""E-6: the seed's worked example — Alex (seat 0) and Dan (seat 1), their first round."""
+"""docs/rules/evolution.md, rule E-6: the rulebook's worked example — Alex (seat 0) and Dan
+(seat 1), their first round."""
 
 from __future__ import annotations
+
+import pytest
 
 from shared.games.evolution.state import EvolutionState
 
@@ -20,6 +23,7 @@ def _setup() -> tuple[EvolutionState, dict[str, int]]:
     return st, cards
 
 
+@pytest.mark.rule("E-6")
 def test_e6_worked_example_first_round() -> None:
     """E-6 / E-3.1-E-3.4: the example move by move, with the example's die roll (4)."""
     st, c = _setup()

@@ -1,4 +1,5 @@
-"""Feeding, extinction, drawing, end and scoring: E-3.3, E-3.4, E-4.1, E-4.2."""
+"""Feeding, extinction, drawing, end and scoring: docs/rules/evolution.md, rules E-3.3-E-3.9
+and E-4.1-E-4.3."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from .helpers import Builder, ScriptedRng, all_cards, types
 RNG = random.Random(0)
 
 
+@pytest.mark.rule("E-3.3", "E-3.5")
 def test_e3_3_take_food_one_main_action() -> None:
     """E-3.3: one red token per turn onto one of your animals, then the turn passes on."""
     b = Builder(2)
@@ -30,6 +32,7 @@ def test_e3_3_take_food_one_main_action() -> None:
     assert st.round == 2 and a2.id in st.animals  # fed, survived; seat 1's animal starved
 
 
+@pytest.mark.rule("E-3.3")
 def test_e3_3_requirement_counts_traits() -> None:
     """E-3.3: 1 + Carnivorous +1 + High Body Weight +1 + Parasite +2."""
     b = Builder(2)
@@ -43,8 +46,9 @@ def test_e3_3_requirement_counts_traits() -> None:
     assert a.is_fed() and not st.can_take(a)
 
 
+@pytest.mark.rule("E-3.3", "E-5.2")
 def test_e3_3_fed_animal_takes_food_only_into_fat() -> None:
-    """E-3.3 / E-5 Fat Tissue: a fed animal takes food only into an empty Fat Tissue."""
+    """E-3.3 / E-5.2 Fat Tissue: a fed animal takes food only into an empty Fat Tissue."""
     b = Builder(2)
     a = b.animal(0, "fat_tissue", "fat_tissue", food=1)
     b.animal(1)
@@ -55,8 +59,9 @@ def test_e3_3_fed_animal_takes_food_only_into_fat() -> None:
     assert not st.can_take(a)
 
 
-def test_e3_3_pass_ends_feeding_for_the_phase() -> None:
-    """E-3.3: pass ends your feeding for this phase."""
+@pytest.mark.rule("E-3.7")
+def test_e3_7_pass_ends_feeding_for_the_phase() -> None:
+    """E-3.7 DECISION: pass ends your feeding for this phase."""
     b = Builder(2)
     a = b.animal(0)
     d = b.animal(1, "high_body_weight")
@@ -67,8 +72,9 @@ def test_e3_3_pass_ends_feeding_for_the_phase() -> None:
     assert a.food == 0
 
 
-def test_e3_3_seat_whose_animals_are_full_is_skipped() -> None:
-    """E-3.3: a player none of whose animals can take food is skipped."""
+@pytest.mark.rule("E-3.6")
+def test_e3_6_seat_with_no_action_is_skipped() -> None:
+    """E-3.6: a player with no action at all (fed, no Fat Tissue, no trait) is skipped."""
     b = Builder(3)
     b.animal(0)
     b.animal(1, food=1)  # fed, no fat: skipped
@@ -81,8 +87,9 @@ def test_e3_3_seat_whose_animals_are_full_is_skipped() -> None:
     assert st.to_move() == [2]  # seat 0 is now fed too: skipped
 
 
-def test_e3_3_phase_ends_when_bank_empty_and_nothing_to_do() -> None:
-    """E-3.3: the phase ends when the bank is empty and nobody can use a trait."""
+@pytest.mark.rule("E-3.9")
+def test_e3_9_phase_ends_when_bank_empty_and_nothing_to_do() -> None:
+    """E-3.9: the phase ends when the bank is empty and nobody can use a trait."""
     b = Builder(2)
     a = b.animal(0)
     b.animal(1)
@@ -92,8 +99,9 @@ def test_e3_3_phase_ends_when_bank_empty_and_nothing_to_do() -> None:
     assert any(e["type"] == "animal_died" and e["cause"] == "starved" for e in events)
 
 
-def test_e3_3_unused_tokens_returned() -> None:
-    """E-3.3: unused red tokens go back when every animal is fed."""
+@pytest.mark.rule("E-3.9")
+def test_e3_9_unused_tokens_returned() -> None:
+    """E-3.9: unused red tokens go back when every animal is fed."""
     b = Builder(2)
     a = b.animal(0)
     b.animal(1, food=1)
@@ -102,8 +110,9 @@ def test_e3_3_unused_tokens_returned() -> None:
     assert {"type": "bank_returned", "tokens": 4} in events and st.bank == 0
 
 
-def test_e3_3_end_turn_only_after_acting() -> None:
-    """E-3.3 DECISION: end_turn needs an action first; the turn ends by itself when nothing
+@pytest.mark.rule("E-3.5")
+def test_e3_5_end_turn_only_after_acting() -> None:
+    """E-3.5 DECISION: end_turn needs an action first; the turn ends by itself when nothing
     is left."""
     b = Builder(2)
     a = b.animal(0, "grazing")
@@ -116,6 +125,7 @@ def test_e3_3_end_turn_only_after_acting() -> None:
     assert st.to_move() == [1]
 
 
+@pytest.mark.rule("E-3.4")
 def test_e3_4_extinction_discards_traits_and_pairs() -> None:
     """E-3.4: unfed animals die with their traits and paired traits to the owner's pile."""
     b = Builder(2)
@@ -131,6 +141,7 @@ def test_e3_4_extinction_discards_traits_and_pairs() -> None:
     assert sorted(all_cards(st)) == before
 
 
+@pytest.mark.rule("E-3.4")
 def test_e3_4_drawing_quota_and_order() -> None:
     """E-3.4: 1 + survivors each, one at a time from the first player; 6 for a seat with
     neither animals nor cards."""
@@ -152,6 +163,7 @@ def test_e3_4_drawing_quota_and_order() -> None:
     assert all(e["audience"] == [e["seat"]] for e in private)
 
 
+@pytest.mark.rule("E-3.4")
 def test_e3_4_short_deck_deals_fewer() -> None:
     """E-3.4: if the deck runs out some get fewer cards."""
     b = Builder(2)
@@ -162,6 +174,7 @@ def test_e3_4_short_deck_deals_fewer() -> None:
     assert len(st.hands[0]) == 2 and len(st.hands[1]) == 1 and not st.deck
 
 
+@pytest.mark.rule("E-3.4")
 def test_e3_4_tokens_removed_but_fat_and_first_rotates() -> None:
     """E-3.4: all food tokens but fat are removed; the first player moves clockwise."""
     b = Builder(3)
@@ -171,6 +184,7 @@ def test_e3_4_tokens_removed_but_fat_and_first_rotates() -> None:
     assert a.food == 0 and a.fat == 1 and st.first == 0 and st.round == 2
 
 
+@pytest.mark.rule("E-4.1", "E-4.3")
 def test_e4_1_last_round_when_deck_empty_and_scoring() -> None:
     """E-4.1: an empty deck at the start of a round makes it the last; then score
     +2 per animal, +1 per trait, +1 more for Carnivorous and HBW, +2 more for Parasite."""
@@ -192,6 +206,7 @@ def test_e4_1_last_round_when_deck_empty_and_scoring() -> None:
     assert res.details["breakdown"][0]["food_bonus"] == 2
 
 
+@pytest.mark.rule("E-4.2")
 def test_e4_2_tie_break_discard_then_shared() -> None:
     """E-4.2: ties go to the bigger discard pile; still tied, a shared win."""
     b = Builder(3)
@@ -211,6 +226,7 @@ def test_e4_2_tie_break_discard_then_shared() -> None:
     assert res.winners == [1, 2] and res.ranking == [3, 1, 1]
 
 
+@pytest.mark.rule("E-4.1")
 def test_e3_flow_full_game_ends() -> None:
     """E-3/E-4: a seeded random match runs through rounds to the final scoring."""
     from shared.games import get_game

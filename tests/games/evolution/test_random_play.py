@@ -34,6 +34,9 @@ def _cheap(st: EvolutionState, total: list[int]) -> None:
         for card in a.pairs:
             _, x, y = st.pairs[card]
             assert a.id in (x, y)
+    if st.chain is not None:  # a food choice is owed (E-3.8): by one seat, with choices
+        assert st.phase == "feeding" and st.pending is None
+        assert st.to_move() == [st.chain["seat"]] and st.legal_moves(st.chain["seat"])
     for card, (_, x, y) in st.pairs.items():
         assert x != y and x in st.animals and y in st.animals, "pairs on two living animals"
         assert st.animals[x].owner == st.animals[y].owner
@@ -66,7 +69,8 @@ def _heavy(st: EvolutionState, step: int) -> None:
 
 @pytest.mark.parametrize("players", range(2, 9))
 def test_random_play_invariants(players: int) -> None:
-    """E-3/E-4/E-5/E-7 invariants over seeded random matches."""
+    """Invariants of docs/rules/evolution.md (E-3, E-4, E-5, E-7) over seeded random
+    matches."""
     total = list(range(card_count(players)))
     step = 0
     for match in range(MATCHES_PER_COUNT):

@@ -1,4 +1,5 @@
-"""Every trait of E-5: attacks against every defence, and the feeding traits."""
+"""Every trait: docs/rules/evolution.md, rules E-5.1-E-5.20 (attacks against every
+defence, and the feeding traits)."""
 
 from __future__ import annotations
 
@@ -24,8 +25,9 @@ def attack_targets(st, seat: int, carnivore: int) -> set[int]:
 
 # -- Carnivorous ----------------------------------------------------------------------------
 
+@pytest.mark.rule("E-5.1")
 def test_e5_carnivorous_kill_gives_two_blue() -> None:
-    """E-5 Carnivorous: the victim dies with its traits; the carnivore gets 2 blue."""
+    """Carnivorous (E-5.1): the victim dies with its traits; the carnivore gets 2 blue."""
     b = Builder(2)
     c = b.animal(0, "carnivorous")
     v = b.animal(1, "running", "fat_tissue")
@@ -39,8 +41,9 @@ def test_e5_carnivorous_kill_gives_two_blue() -> None:
     assert v.card in st.discards[1] and sorted(all_cards(st)) == before
 
 
+@pytest.mark.rule("E-5.1", "E-3.5")
 def test_e5_carnivorous_once_per_round_and_main_action() -> None:
-    """E-5 Carnivorous: an attack replaces taking food this turn; once per round."""
+    """Carnivorous (E-5.1): an attack replaces taking food this turn; once per round."""
     b = Builder(2)
     c = b.animal(0, "carnivorous", "high_body_weight")
     v1, v2 = b.animal(1), b.animal(1)
@@ -49,11 +52,14 @@ def test_e5_carnivorous_once_per_round_and_main_action() -> None:
     assert c.attacked and st.to_move() == [1]
     st.apply(1, {"type": "take_food", "animal": v2.id}, RNG)
     assert "attack" not in types(st.legal_moves(0))
-    assert "take_food" in types(st.legal_moves(0))
+    # DECISION: "V tomto kole" is this go-round: the carnivore may take from the bank in a
+    # later turn of the same round.
+    assert {"type": "take_food", "animal": c.id} in st.legal_moves(0)
 
 
+@pytest.mark.rule("E-5.1")
 def test_e5_carnivorous_one_carnivore_per_phase_seed() -> None:
-    """E-5 Carnivorous (seed): in a feeding phase only one of your carnivores may attack."""
+    """Carnivorous (E-5.1) (seed): in a feeding phase only one of your carnivores may attack."""
     b = Builder(2)
     c1 = b.animal(0, "carnivorous")
     c2 = b.animal(0, "carnivorous")
@@ -67,8 +73,9 @@ def test_e5_carnivorous_one_carnivore_per_phase_seed() -> None:
         st.apply(0, atk(c2.id, v2.id), RNG)
 
 
+@pytest.mark.rule("E-5.1")
 def test_e5_carnivorous_not_when_fed_and_fat_full() -> None:
-    """E-5 Carnivorous: not usable when fed with full fat; usable fed with fat space."""
+    """Carnivorous (E-5.1): not usable when fed with full fat; usable fed with fat space."""
     b = Builder(2)
     c = b.animal(0, "carnivorous", food=2)
     v = b.animal(1)
@@ -79,8 +86,9 @@ def test_e5_carnivorous_not_when_fed_and_fat_full() -> None:
     assert attack_targets(st, 0, c.id) == {v.id}
 
 
+@pytest.mark.rule("E-5.1")
 def test_e5_carnivorous_with_empty_bank_and_own_animal() -> None:
-    """E-5 Carnivorous: usable when the bank is empty; it may attack your own animal."""
+    """Carnivorous (E-5.1): usable when the bank is empty; it may attack your own animal."""
     b = Builder(2)
     c = b.animal(0, "carnivorous", food=1)
     own = b.animal(0)
@@ -93,8 +101,9 @@ def test_e5_carnivorous_with_empty_bank_and_own_animal() -> None:
 
 # -- protections ----------------------------------------------------------------------------
 
+@pytest.mark.rule("E-5.6", "E-5.7")
 def test_e5_camouflage_and_sharp_vision() -> None:
-    """E-5 Camouflage: only a carnivore with Sharp Vision may attack it."""
+    """Camouflage (E-5.6): only a carnivore with Sharp Vision may attack it."""
     b = Builder(2)
     blind = b.animal(0, "carnivorous")
     sharp = b.animal(0, "carnivorous", "sharp_vision")
@@ -104,8 +113,9 @@ def test_e5_camouflage_and_sharp_vision() -> None:
     assert cam.id in attack_targets(st, 0, sharp.id)
 
 
+@pytest.mark.rule("E-5.8")
 def test_e5_burrowing_only_when_fed() -> None:
-    """E-5 Burrowing: cannot be attacked while fed."""
+    """Burrowing (E-5.8): cannot be attacked while fed."""
     b = Builder(2)
     c = b.animal(0, "carnivorous")
     burrow = b.animal(1, "burrowing")
@@ -116,8 +126,9 @@ def test_e5_burrowing_only_when_fed() -> None:
     assert burrow.id not in attack_targets(st, 0, c.id)
 
 
+@pytest.mark.rule("E-5.9")
 def test_e5_swimming_both_ways() -> None:
-    """E-5 Swimming: only a swimming carnivore attacks it, and it attacks only swimmers."""
+    """Swimming (E-5.9): only a swimming carnivore attacks it, and it attacks only swimmers."""
     b = Builder(2)
     land = b.animal(0, "carnivorous")
     sea = b.animal(0, "carnivorous", "swimming")
@@ -128,8 +139,9 @@ def test_e5_swimming_both_ways() -> None:
     assert attack_targets(st, 0, sea.id) == {fish.id}
 
 
+@pytest.mark.rule("E-5.10")
 def test_e5_high_body_weight() -> None:
-    """E-5 High Body Weight: only a carnivore with HBW attacks it."""
+    """High Body Weight (E-5.10): only a carnivore with HBW attacks it."""
     b = Builder(2)
     small = b.animal(0, "carnivorous")
     big = b.animal(0, "carnivorous", "high_body_weight")
@@ -139,8 +151,9 @@ def test_e5_high_body_weight() -> None:
     assert heavy.id in attack_targets(st, 0, big.id)
 
 
+@pytest.mark.rule("E-5.5")
 def test_e5_symbiosis_protects_host_and_limits_its_food() -> None:
-    """E-5 Symbiosis: the host cannot be attacked while the symbiont lives, and gets food
+    """Symbiosis (E-5.5): the host cannot be attacked while the symbiont lives, and gets food
     only once the symbiont is fed."""
     b = Builder(2)
     c = b.animal(0, "carnivorous")
@@ -157,6 +170,22 @@ def test_e5_symbiosis_protects_host_and_limits_its_food() -> None:
     assert attack_targets(st, 0, c.id) == {symbiont.id}
 
 
+@pytest.mark.rule("E-5.5")
+def test_e5_symbiosis_host_attacks_only_once_its_symbiont_is_fed() -> None:
+    """DECISION: an attack feeds the attacker, and the host may get food only once its
+    symbiont is fed: a carnivorous host attacks only then."""
+    b = Builder(2)
+    symbiont = b.animal(0)
+    host = b.animal(0, "carnivorous")
+    b.pair("symbiosis", symbiont, host)
+    prey = b.animal(1)
+    st = b.done(bank=5)
+    assert not attack_targets(st, 0, host.id)
+    st.apply(0, {"type": "take_food", "animal": symbiont.id}, RNG)
+    st.apply(1, {"type": "take_food", "animal": prey.id}, RNG)
+    assert symbiont.is_fed() and prey.id in attack_targets(st, 0, host.id)
+
+
 # -- reactions: decisions of the defending seat ---------------------------------------------
 
 def _running_position(*traits: str) -> tuple:
@@ -168,8 +197,9 @@ def _running_position(*traits: str) -> tuple:
     return st, c, t, other
 
 
+@pytest.mark.rule("E-5.11")
 def test_e5_running_escape_on_four_to_six() -> None:
-    """E-5 Running: the DEFENDER decides; die 4-6 escapes; the attacker cannot attack again."""
+    """Running (E-5.11): the DEFENDER decides; die 4-6 escapes; the attacker cannot attack again."""
     st, c, t, _ = _running_position("running")
     st.apply(0, atk(c.id, t.id), RNG)
     assert st.to_move() == [1]
@@ -182,16 +212,18 @@ def test_e5_running_escape_on_four_to_six() -> None:
     assert st.view(None)["last_die"] == 4
 
 
+@pytest.mark.rule("E-5.11")
 def test_e5_running_fails_on_one_to_three() -> None:
-    """E-5 Running: die 1-3 does not escape; with no other defence the animal is eaten."""
+    """Running (E-5.11): die 1-3 does not escape; with no other defence the animal is eaten."""
     st, c, t, _ = _running_position("running")
     st.apply(0, atk(c.id, t.id), RNG)
     st.apply(1, {"type": "defend", "trait": "running"}, ScriptedRng([3]))
     assert t.id not in st.animals and c.food == 2
 
 
+@pytest.mark.rule("E-5.20", "E-5.11", "E-5.13")
 def test_e5_running_then_tail_loss_in_chosen_order() -> None:
-    """E-5 general rule: the owner orders the reactions: Running first, then Tail Loss."""
+    """Rule E-5.20: the owner orders the reactions: Running first, then Tail Loss."""
     st, c, t, _ = _running_position("running", "tail_loss", "swimming")
     c.traits = [*c.traits, (st.deck.pop(), "swimming")]
     st.apply(0, atk(c.id, t.id), RNG)
@@ -207,8 +239,9 @@ def test_e5_running_then_tail_loss_in_chosen_order() -> None:
     assert swim_card in st.discards[1]
 
 
+@pytest.mark.rule("E-5.13")
 def test_e5_tail_loss_first_then_nothing_else() -> None:
-    """E-5 Tail Loss: dropping a trait ends the attack; the carnivore gets 1 blue token."""
+    """Tail Loss (E-5.13): dropping a trait ends the attack; the carnivore gets 1 blue token."""
     st, c, t, _ = _running_position("tail_loss", "running")
     st.apply(0, atk(c.id, t.id), RNG)
     tail = next(card for card, tr in t.traits if tr == "tail_loss")
@@ -218,8 +251,9 @@ def test_e5_tail_loss_first_then_nothing_else() -> None:
     assert st.pending is None
 
 
+@pytest.mark.rule("E-5.12")
 def test_e5_mimicry_redirects_to_attackable_animal() -> None:
-    """E-5 Mimicry: redirect to another of your animals this carnivore could attack."""
+    """Mimicry (E-5.12): redirect to another of your animals this carnivore could attack."""
     b = Builder(2)
     c = b.animal(0, "carnivorous")
     mimic = b.animal(1, "mimicry")
@@ -233,8 +267,9 @@ def test_e5_mimicry_redirects_to_attackable_animal() -> None:
     assert decoy.id not in st.animals and mimic.id in st.animals
 
 
+@pytest.mark.rule("E-5.12")
 def test_e5_mimicry_unusable_without_candidate_and_once_per_attack() -> None:
-    """E-5 Mimicry: not usable with no other attackable animal; once per attack (DECISION)."""
+    """Mimicry (E-5.12): not usable with no other attackable animal; once per attack (DECISION)."""
     b = Builder(2)
     c = b.animal(0, "carnivorous")
     m1 = b.animal(1, "mimicry")
@@ -251,8 +286,10 @@ def test_e5_mimicry_unusable_without_candidate_and_once_per_attack() -> None:
     assert lone.id not in st.animals
 
 
+@pytest.mark.rule("E-5.14")
 def test_e5_poisonous_kills_carnivore_at_extinction() -> None:
-    """E-5 Poisonous: the carnivore that eats it dies in this round's extinction, fed or not."""
+    """Poisonous (E-5.14): the carnivore that eats it dies in this round's extinction, fed
+    or not."""
     b = Builder(2)
     c = b.animal(0, "carnivorous")
     p = b.animal(1, "poisonous")
@@ -263,8 +300,9 @@ def test_e5_poisonous_kills_carnivore_at_extinction() -> None:
     assert any(e["type"] == "animal_died" and e["cause"] == "poisoned" for e in events)
 
 
+@pytest.mark.rule("E-5.14", "E-5.13")
 def test_e5_tail_loss_against_poisonous_does_not_poison() -> None:
-    """E-5 Poisonous applies only when the animal is eaten."""
+    """Poisonous (E-5.14) applies only when the animal is eaten."""
     b = Builder(2)
     c = b.animal(0, "carnivorous")
     p = b.animal(1, "poisonous", "tail_loss")
@@ -275,8 +313,9 @@ def test_e5_tail_loss_against_poisonous_does_not_poison() -> None:
     assert not c.poisoned and not p.has("poisonous")
 
 
+@pytest.mark.rule("E-5.16")
 def test_e5_scavenger_order() -> None:
-    """E-5 Scavenger: one scavenger gets 1 blue: the attacker's owner's first, then
+    """Scavenger (E-5.16): one scavenger gets 1 blue: the attacker's owner's first, then
     clockwise; one that cannot take food is passed over (DECISION)."""
     b = Builder(3)
     c = b.animal(1, "carnivorous")
@@ -289,8 +328,9 @@ def test_e5_scavenger_order() -> None:
     assert s2.food == 1 and s0.food == 0 and full.food == 1
 
 
+@pytest.mark.rule("E-5.16")
 def test_e5_scavenger_own_first() -> None:
-    """E-5 Scavenger: the attacker's owner's scavenger comes first."""
+    """Scavenger (E-5.16): the attacker's owner's scavenger comes first."""
     b = Builder(2)
     c = b.animal(0, "carnivorous")
     mine = b.animal(0, "scavenger")
@@ -303,8 +343,9 @@ def test_e5_scavenger_own_first() -> None:
 
 # -- feeding traits -------------------------------------------------------------------------
 
+@pytest.mark.rule("E-5.17")
 def test_e5_piracy() -> None:
-    """E-5 Piracy: take a token from an animal that got food but is not fed; once a round."""
+    """Piracy (E-5.17): take a token from an animal that got food but is not fed; once a round."""
     b = Builder(2)
     pirate = b.animal(0, "piracy")
     b.animal(0)
@@ -318,12 +359,13 @@ def test_e5_piracy() -> None:
     st.apply(0, {"type": "use_trait", "trait": "piracy", "animal": pirate.id,
                  "target": victim.id}, RNG)
     assert victim.food == 0 and pirate.food == 1 and pirate.pirated
-    assert st.to_move() == [0]  # piracy is not the main action
+    assert st.to_move() == [0]  # Piracy is the trait use: the take may follow (E-3.5)
     assert "piracy" not in {m.get("trait") for m in st.legal_moves(0)}
 
 
+@pytest.mark.rule("E-5.18")
 def test_e5_grazing_once_per_turn() -> None:
-    """E-5 Grazing: destroy one red token in the bank, once per turn (again next turn)."""
+    """Grazing (E-5.18): destroy one red token in the bank, once per turn (again next turn)."""
     b = Builder(2)
     g = b.animal(0, "grazing", "high_body_weight", "parasite")
     b.animal(1, "high_body_weight", "parasite")
@@ -336,8 +378,9 @@ def test_e5_grazing_once_per_turn() -> None:
     assert {"type": "use_trait", "trait": "grazing", "animal": g.id} in st.legal_moves(0)
 
 
+@pytest.mark.rule("E-5.15")
 def test_e5_hibernation_rules() -> None:
-    """E-5 Hibernation: counts as fed; not two rounds in a row; not in the last round."""
+    """Hibernation (E-5.15): counts as fed; not two rounds in a row; not in the last round."""
     b = Builder(2)
     h = b.animal(0, "hibernation", "high_body_weight")
     b.animal(1, food=1)
@@ -358,8 +401,9 @@ def test_e5_hibernation_rules() -> None:
     assert move in st.legal_moves(0)
 
 
+@pytest.mark.rule("E-5.3")
 def test_e5_communication_chain() -> None:
-    """E-5 Communication: a partner takes a red token from the bank too, down the chain;
+    """Communication (E-5.3): a partner takes a red token from the bank too, down the chain;
     each paired card once per action."""
     b = Builder(2)
     x, y, z = b.animal(0), b.animal(0), b.animal(0)
@@ -377,12 +421,16 @@ def test_e5_communication_chain() -> None:
     b.animal(1)
     st = b.done(bank=5)
     st.apply(0, {"type": "take_food", "animal": y.id}, RNG)
+    # Two cards may hand a token on: the owner orders them (rule E-3.8); both fire.
+    assert types(st.legal_moves(0)) == {"pair_food"} and len(st.legal_moves(0)) == 2
+    st.apply(0, st.legal_moves(0)[1], RNG)
     assert (x.food, y.food, z.food) == (1, 1, 1) and st.bank == 2
 
 
+@pytest.mark.rule("E-5.4", "E-5.2")
 def test_e5_cooperation_chain_and_fat_burn_not_food() -> None:
-    """E-5 Cooperation: a partner gets a blue token whenever one gets food (chain); turning
-    fat into food is not "getting food" (E-5 Fat Tissue)."""
+    """Cooperation (E-5.4): a partner gets a blue token whenever one gets food (chain); turning
+    fat into food is not "getting food" (Fat Tissue (E-5.2))."""
     b = Builder(2)
     x = b.animal(0, "fat_tissue", fat=1)
     y, z = b.animal(0), b.animal(0)
@@ -405,9 +453,10 @@ def test_e5_cooperation_chain_and_fat_burn_not_food() -> None:
     assert (x2.food, y2.food, z2.food) == (1, 1, 1) and s.bank == 2
 
 
+@pytest.mark.rule("E-5.2")
 def test_e5_fat_tissue_store_and_burn_any_number() -> None:
-    """E-5 Fat Tissue: fed animals store yellow tokens; any number of one animal's fat
-    becomes food as the main action, even with an empty bank."""
+    """Fat Tissue (E-5.2): fed animals store yellow tokens; any number of one animal's fat
+    becomes food as the turn's food action, even with an empty bank."""
     b = Builder(2)
     a = b.animal(0, "fat_tissue", "fat_tissue", "high_body_weight", "carnivorous", fat=2)
     b.animal(1, "carnivorous", "high_body_weight")  # keeps the phase going
@@ -418,8 +467,9 @@ def test_e5_fat_tissue_store_and_burn_any_number() -> None:
     assert a.food == 2 and a.fat == 0 and st.to_move() == [1]
 
 
+@pytest.mark.rule("E-5.19", "E-5.10")
 def test_e5_parasite_and_hbw_requirement() -> None:
-    """E-5 Parasite (+2) and High Body Weight (+1) raise the requirement."""
+    """Parasite (E-5.19) (+2) and High Body Weight (+1) raise the requirement."""
     b = Builder(2)
     a = b.animal(0, "parasite")
     h = b.animal(0, "high_body_weight")
@@ -427,9 +477,10 @@ def test_e5_parasite_and_hbw_requirement() -> None:
     assert a.requirement() == 3 and h.requirement() == 2
 
 
+@pytest.mark.rule("E-5.5", "E-5.3", "E-3.8")
 def test_e5_symbiosis_chain_with_communication() -> None:
-    """E-5 Symbiosis + Communication: feeding the symbiont first lets the host take the
-    partner's red token in the same action (seed, "Párové rysy")."""
+    """Symbiosis (E-5.5) + Communication: feeding the symbiont first lets the host take the
+    partner's red token in the same action (rule E-3.8, "Párové rysy")."""
     b = Builder(2)
     symbiont, host = b.animal(0), b.animal(0)
     b.pair("symbiosis", symbiont, host)
@@ -441,8 +492,9 @@ def test_e5_symbiosis_chain_with_communication() -> None:
     assert symbiont.food == 1 and host.food == 1 and st.bank == 3
 
 
+@pytest.mark.rule("E-5.4")
 def test_e5_cooperation_fires_once_per_action_on_a_kill() -> None:
-    """E-5 Cooperation: the carnivore's two blue tokens make the partner get one (each paired
+    """Cooperation (E-5.4): the carnivore's two blue tokens make the partner get one (each paired
     card once per action)."""
     b = Builder(2)
     c = b.animal(0, "carnivorous")
@@ -455,8 +507,9 @@ def test_e5_cooperation_fires_once_per_action_on_a_kill() -> None:
     assert c.food == 2 and friend.food == 1
 
 
+@pytest.mark.rule("E-5.15")
 def test_e5_hibernating_animal_survives_extinction() -> None:
-    """E-5 Hibernation: a hibernating animal counts as fed at extinction."""
+    """Hibernation (E-5.15): a hibernating animal counts as fed at extinction."""
     b = Builder(2)
     h = b.animal(0, "hibernation")
     b.animal(1, food=1)
@@ -465,6 +518,7 @@ def test_e5_hibernating_animal_survives_extinction() -> None:
     assert h.id in st.animals and st.round == 2
 
 
+@pytest.mark.rule("E-3.1", "E-7")
 def test_e5_play_animal_is_hidden_from_observers() -> None:
     """E-3.1: a card played as an animal is face down; observers learn no card id."""
     b = Builder(2)
@@ -475,6 +529,7 @@ def test_e5_play_animal_is_hidden_from_observers() -> None:
     assert len({st.observe_move(0, {"type": "play_animal", "card": c}, 0) for c in cards}) == 2
 
 
+@pytest.mark.rule("E-1.2")
 def test_e1_2_token_colours_in_events() -> None:
     """E-1.2: red tokens come from the bank, blue from traits, yellow is fat."""
     b = Builder(2)
@@ -494,8 +549,9 @@ def test_e1_2_token_colours_in_events() -> None:
     assert food == [("red", "fat"), ("blue", "food")]
 
 
+@pytest.mark.rule("E-5.20", "E-5.12")
 def test_e5_defences_mimicry_then_running_on_the_new_target() -> None:
-    """E-5 general rule: reactions in the defender's order; after a Mimicry redirect the new
+    """Rule E-5.20: reactions in the defender's order; after a Mimicry redirect the new
     target may still run."""
     b = Builder(2)
     c = b.animal(0, "carnivorous")
@@ -512,8 +568,9 @@ def test_e5_defences_mimicry_then_running_on_the_new_target() -> None:
     assert decoy.id in st.animals and t.id in st.animals and st.pending is None
 
 
+@pytest.mark.rule("E-5.20", "E-5.11")
 def test_e5_running_fail_then_mimicry() -> None:
-    """E-5 general rule: Running first; when it fails, Mimicry may still redirect."""
+    """Rule E-5.20: Running first; when it fails, Mimicry may still redirect."""
     b = Builder(2)
     c = b.animal(0, "carnivorous")
     t = b.animal(1, "mimicry", "running")

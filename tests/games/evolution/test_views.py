@@ -1,4 +1,5 @@
-"""E-7: what each seat may know; sample_from_view; labels; illegal moves; the codec."""
+"""docs/rules/evolution.md, rule E-7: what each seat may know; sample_from_view; labels;
+illegal moves; the codec."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ def _midgame(players: int = 3, seed: int = 5, steps: int = 40):
     return st
 
 
+@pytest.mark.rule("E-7")
 def test_e7_private_hand_and_discard() -> None:
     """E-7: a seat sees its own hand and discard pile; others only their sizes."""
     st = _midgame()
@@ -38,6 +40,7 @@ def test_e7_private_hand_and_discard() -> None:
     assert "hand" not in spectator and "discard" not in spectator
 
 
+@pytest.mark.rule("E-7", "E-3.1")
 def test_e7_face_down_animal_cards_are_private() -> None:
     """E-3.1/E-7: an animal card lies face down: only its owner sees which card it is."""
     b = Builder(2)
@@ -49,6 +52,7 @@ def test_e7_face_down_animal_cards_are_private() -> None:
     assert st.view(1)["animals"][0]["traits"] == [[a.traits[0][0], "swimming"]]
 
 
+@pytest.mark.rule("E-7")
 def test_e7_public_parts() -> None:
     """E-7: animals with traits and tokens, bank, deck size, turn, phase, first, round."""
     st = _midgame()
@@ -60,6 +64,7 @@ def test_e7_public_parts() -> None:
     assert len(v["animals"]) == len(st.animals)
 
 
+@pytest.mark.rule("E-7")
 def test_e7_sample_from_view_hides_and_agrees() -> None:
     """E-7: sample_from_view rebuilds a consistent state; hidden cards are shuffled."""
     st = _midgame(players=4, steps=60)
@@ -76,6 +81,7 @@ def test_e7_sample_from_view_hides_and_agrees() -> None:
     assert len(decks) > 1
 
 
+@pytest.mark.rule("E-7")
 def test_e7_drawn_cards_are_private_events() -> None:
     """E-7: drawn cards go to the drawer only, with a public count."""
     b = Builder(2)
@@ -154,3 +160,32 @@ def test_greedy_value_prefers_material() -> None:
     b.animal(1)
     st = b.done()
     assert GAME.greedy_value(st, 0) > 0 > GAME.greedy_value(st, 1)
+
+
+@pytest.mark.rule("E-3.8", "E-7")
+def test_food_choices_are_public_labelled_and_guarded() -> None:
+    """A pending food choice is public (``chain``), owed by its owner only, every choice has
+    a label, and any other move is refused with the reason, leaving the state untouched."""
+    b = Builder(2)
+    c = b.animal(0, "carnivorous", "fat_tissue", food=1)
+    first, second = b.animal(0, "scavenger"), b.animal(0, "scavenger")
+    v = b.animal(1)
+    b.animal(1)
+    st = b.done(bank=3)
+    st.apply(0, {"type": "attack", "carnivore": c.id, "target": v.id}, random.Random(0))
+    assert st.view(1)["chain"]["offer"] == [c.id, "carnivorous"] and st.to_move() == [0]
+    assert [st.move_label(m) for m in st.legal_moves(0)] == [
+        f"Store the food token in the Fat Tissue of your animal #{c.id}",
+        f"Do not store the food token on your fed animal #{c.id}"]
+    snap = st.to_json()
+    with pytest.raises(IllegalMove, match=r"rule E-3\.8"):
+        st.apply(0, {"type": "take_food", "animal": first.id}, random.Random(0))
+    with pytest.raises(NotYourTurn):
+        st.apply(1, {"type": "pass"}, random.Random(0))
+    assert st.to_json() == snap
+    st.apply(0, {"type": "skip_fat", "animal": c.id}, random.Random(0))
+    assert [st.move_label(m) for m in st.legal_moves(0)] == [
+        f"Your Scavenger #{first.id} eats the leftovers",
+        f"Your Scavenger #{second.id} eats the leftovers"]
+    data = json.loads(json.dumps(st.to_json()))
+    assert GAME.state_from_json(data).legal_moves(0) == st.legal_moves(0)
