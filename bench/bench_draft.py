@@ -1,10 +1,12 @@
 """Searches wasted in a bot-only simultaneous draft, through the real service.
 
-Four ISMCTS bots play Ecosystem: Savanna (every pick a simultaneous secret step) with a
-worker of ``--concurrency`` processes. A bot whose search is overtaken by another seat's
-pick either resubmits its move at the new version (``worker/carryover.py``; the log entry
-says ``searched_at_version``) or drops it and searches again; this reports how many
-searches each match ran, how many were dropped, how many carried over, and the wall time.
+Four ISMCTS bots play Ecosystem: Savanna with a worker of ``--concurrency`` processes. Each
+draft step is a simultaneous secret pick, then a simultaneous public placement of the
+revealed cards (docs/rules/savanna.md, rules S-2.2 and S-2.6). A bot whose search is
+overtaken by another seat's hidden pick resubmits its move at the new version
+(``worker/carryover.py``; the log entry says ``searched_at_version``); one overtaken by a
+placement, which it can see, drops it and searches again. This reports how many searches
+each match ran, how many were dropped, how many carried over, and the wall time.
 Starts its own redis-server, gunicorn and Celery worker on free ports.
 Run: ``.venv/bin/python -m bench.bench_draft --matches 3 --simulations 300 --concurrency 4``.
 """

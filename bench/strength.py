@@ -21,10 +21,14 @@ Matches run in ``--procs`` processes (default 2, one per core of the bench machi
 by mypyc, about three times sooner (``bench/accel.py``); each record says which build played.
 
 Every finished match is appended to ``--out`` (``bench/results/strength.jsonl``, committed) as
-one JSON line with the commit the bots ran at; a rerun plays only the seeds not yet recorded,
-so the 200-match plan can be run in pieces, and ``--report`` prints the figures of everything
-recorded. A line with ``seeds: [first, last]`` and ``firsts`` instead of ``seed`` and ``first``
-is an earlier run kept only as its total.
+one JSON line with the commit the bots ran at and the game's rules version (``rules``, the
+``Game.version``); a rerun plays only the seeds not yet recorded under the current rules, so
+the 200-match plan can be run in pieces, and ``--report`` prints the figures of everything
+recorded, one row per rules version. A match played under other rules is a different game:
+the README table (``--markdown``) counts only the current rules version's records. A record
+without ``rules`` predates the field and was played under its game's first rules version
+(``<game>-1``; no game had changed its version before). A line with ``seeds: [first, last]``
+and ``firsts`` instead of ``seed`` and ``first`` is an earlier run kept only as its total.
 """
 
 from __future__ import annotations
@@ -134,28 +138,34 @@ def load_records(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
-def pairing_key(record: dict[str, Any]) -> tuple[str, int, str, str]:
-    return (record["game"], record["players"], record["a"], record["b"])
+def rules_of(record: dict[str, Any]) -> str:
+    """The rules version a record was played under (``<game>-1`` before the field existed)."""
+    return record.get("rules") or f"{record['game']}-1"
+
+
+def pairing_key(record: dict[str, Any]) -> tuple[str, int, str, str, str]:
+    return (record["game"], record["players"], record["a"], record["b"], rules_of(record))
 
 
 def run_pairing(game_id: str, players: int, a: str, b: str, seeds: range, procs: int,
                 out: Path) -> None:
     """Play the seeds not yet in ``out``, appending one record per finished match, so a run
     that is stopped (or split across machines) resumes where it stopped."""
-    key = (game_id, players, a, b)
+    rules = load_game(game_id).version
+    key = (game_id, players, a, b, rules)
     done = {seed for record in load_records(out) if pairing_key(record) == key
             for seed in _seeds_of(record)}
     jobs = [(game_id, players, a, b, seed) for seed in seeds if seed not in done]
-    print(f"# {game_id} {players}p {a} vs {b}: {len(seeds) - len(jobs)} of {len(seeds)} "
-          f"seeds already in {out}, playing {len(jobs)}", flush=True)
+    print(f"# {game_id} ({rules}) {players}p {a} vs {b}: {len(seeds) - len(jobs)} of "
+          f"{len(seeds)} seeds already in {out}, playing {len(jobs)}", flush=True)
     code = code_version()
     # Which engine build played (``bench.accel``): the moves are the same, only the times differ.
     build = "mypyc" if compiled_modules() else "python"
     out.parent.mkdir(parents=True, exist_ok=True)
     with multiprocessing.Pool(procs) as pool:
         for result in pool.imap_unordered(play_match, jobs):
-            record = {"game": game_id, "players": players, "a": a, "b": b, **result,
-                      "code": code, "build": build}
+            record = {"game": game_id, "rules": rules, "players": players, "a": a, "b": b,
+                      **result, "code": code, "build": build}
             # Opened per record: a git checkout that replaces the file during a run of hours
             # must not leave the rest of the run writing to the replaced (deleted) file.
             with out.open("a") as sink:
@@ -178,6 +188,7 @@ class Figure:
     players: int
     a: str
     b: str
+    rules: str
     matches: int
     firsts: int
     low: float
@@ -192,27 +203,27 @@ class Figure:
 
 def figures(records: list[dict[str, Any]]) -> list[Figure]:
     """One figure per pairing, sorted by pairing; raises if a seed is recorded twice."""
-    by_pairing: dict[tuple[str, int, str, str], list[dict[str, Any]]] = {}
+    by_pairing: dict[tuple[str, int, str, str, str], list[dict[str, Any]]] = {}
     for record in records:
         by_pairing.setdefault(pairing_key(record), []).append(record)
     result = []
-    for (game_id, players, a, b), group in sorted(by_pairing.items()):
+    for (game_id, players, a, b, rules), group in sorted(by_pairing.items()):
         seeds = sorted(seed for record in group for seed in _seeds_of(record))
         if len(seeds) != len(set(seeds)):
-            raise ValueError(f"{game_id} {a} vs {b}: a seed is counted twice")
+            raise ValueError(f"{game_id} ({rules}) {a} vs {b}: a seed is counted twice")
         firsts = sum(record.get("firsts", record.get("first", 0)) for record in group)
         lo, hi = wilson(firsts, len(seeds))
         timed = [r for r in group if "a_moves" in r]
         moves = sum(r["a_moves"] for r in timed)
         per_move = sum(r["a_seconds"] for r in timed) / moves if moves else float("nan")
-        result.append(Figure(game_id, players, a, b, len(seeds), firsts, lo, hi,
+        result.append(Figure(game_id, players, a, b, rules, len(seeds), firsts, lo, hi,
                              _ranges(seeds), per_move))
     return result
 
 
 def summarise(records: list[dict[str, Any]]) -> list[str]:
     """One line per pairing: matches, A's firsts, rate, 95% Wilson interval, seeds, time."""
-    return [f"{f.game} players={f.players} {f.a} vs {f.b}: matches={f.matches} "
+    return [f"{f.game} ({f.rules}) players={f.players} {f.a} vs {f.b}: matches={f.matches} "
             f"first={f.firsts} rate={f.rate:.3f} wilson95=[{f.low:.3f}, {f.high:.3f}] "
             f"seeds={f.seeds} {f.a}_s/move={f.a_seconds_per_move:.3f}"
             for f in figures(records)]
@@ -222,13 +233,14 @@ def markdown(records: list[dict[str, Any]], matches: int = 200) -> list[str]:
     """The README's table: every game's PLAN rows, each against its target, in plan order.
 
     A row passes when the lower bound of its 95% interval clears the target; a row with fewer
-    than ``matches`` matches says so. Pairings outside the plan are left out."""
-    found = {(f.game, f.players, f.a, f.b): f for f in figures(records)}
+    than ``matches`` matches says so. Pairings outside the plan, and matches played under
+    another rules version than the game's current one, are left out."""
+    found = {(f.game, f.players, f.a, f.b, f.rules): f for f in figures(records)}
     lines = ["| pairing | matches | A first | rate | 95% CI | seeds | target |",
              "|---|---|---|---|---|---|---|"]
     for game in all_games():
         for players, a, b, target in PLAN:
-            f = found.get((game.id, players, a, b))
+            f = found.get((game.id, players, a, b, game.version))
             others = f"{players - 1} `{b}`" if players > 2 else f"`{b}`"
             name = f"{game.name} {players}p `{a}` vs {others}"
             if f is None:

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from bench.strength import _ranges, load_records, markdown, run_pairing, summarise, wilson
+from shared.games import get_game
 
 
 def test_records_every_match_and_resumes_where_it_stopped(tmp_path: Path) -> None:
@@ -51,8 +52,8 @@ def test_seed_ranges_and_wilson_interval() -> None:
 
 def test_markdown_table_judges_each_plan_row_by_its_lower_bound() -> None:
     def total(a: str, b: str, players: int, matches: int, firsts: int) -> dict[str, object]:
-        return {"game": "savanna", "players": players, "a": a, "b": b,
-                "seeds": [0, matches - 1], "firsts": firsts}
+        return {"game": "savanna", "rules": get_game("savanna").version, "players": players,
+                "a": a, "b": b, "seeds": [0, matches - 1], "firsts": firsts}
 
     records = [total("medium", "random", 2, 200, 200), total("medium", "greedy", 2, 200, 110),
                total("hard", "medium", 2, 30, 25), total("easy", "random", 2, 10, 10)]
@@ -65,3 +66,26 @@ def test_markdown_table_judges_each_plan_row_by_its_lower_bound() -> None:
         "lower bound ✓ — 30 of the 200 matches asked for |")
     assert rows["| Ecosystem: Savanna 4p `medium` vs 3 `random`"].endswith("not run |")
     assert not any("easy" in line for line in rows.values())  # not a plan row
+
+
+def test_only_matches_of_the_current_rules_version_count(tmp_path: Path) -> None:
+    """A game whose rules changed is a new game: its earlier matches count for nothing."""
+    current = get_game("savanna").version
+    assert current != "savanna-1"
+    old = {"game": "savanna", "players": 2, "a": "medium", "b": "random", "seeds": [0, 199],
+           "firsts": 200}  # no "rules": recorded before the field, under savanna-1
+    new = {"game": "savanna", "rules": current, "players": 2, "a": "medium", "b": "random",
+           "seed": 0, "first": False, "a_moves": 40, "a_seconds": 4.0}
+    rows = {line.split(" | ")[0]: line for line in markdown([old, new])[2:]}
+    assert rows["| Ecosystem: Savanna 2p `medium` vs `random`"].startswith(
+        "| Ecosystem: Savanna 2p `medium` vs `random` | 1 | 0 | 0.000 |")
+    lines = summarise([old, new])  # the report keeps both, one line per rules version
+    assert any("(savanna-1)" in line and "matches=200" in line for line in lines)
+    assert any(f"({current})" in line and "matches=1 " in line for line in lines)
+    # Resuming replays the seeds the old rules recorded; it keeps the current ones.
+    out = tmp_path / "strength.jsonl"
+    out.write_text(json.dumps({**old, "game": "toy", "seeds": [0, 2], "firsts": 3}) + "\n")
+    run_pairing("toy", 2, "sims:8", "random", range(3), 1, out)
+    records = load_records(out)
+    assert sorted(r["seed"] for r in records[1:]) == [0, 1, 2]
+    assert {r["rules"] for r in records[1:]} == {"1"}  # the toy game's version

@@ -1,10 +1,13 @@
-"""Ecosystem: Savanna — a simultaneous card draft building a 5x4 savanna (rules digest S-x.y).
+"""Ecosystem: Savanna — a simultaneous card draft building a 5x4 savanna.
 
-What it models: 2-6 seats; two phases of ten steps. In each step every seat secretly picks one
-card of its hand *and* the cell it goes to, in one move (S-2.2); when the last seat has picked,
-all picks are revealed and placed, and the hands travel: left (seat+1) in phase I, right
-(seat-1) in phase II (S-2.3). The last card of each hand is removed face up after the tenth
-step of a phase. The match ends after the 20th placement and is scored by S-3
+Rules: docs/rules/savanna.md (rule ids S-x.y). What it models: 2-6 seats; two phases of ten
+steps. A step has two stages. Pick: every seat secretly picks one card of its hand, face down
+(rule S-2.2, a simultaneous hidden step). When the last seat has picked, all picks are revealed
+(rule S-2.6) and the place stage begins: every seat places its revealed card in its savanna
+(a simultaneous public step, each seat owes one placement; rule S-2.4 says where). When the
+last seat has placed, the hands travel: left (seat+1) in phase I, right (seat-1) in phase II
+(rules S-2.7, S-2.3). The last card of each hand is removed face up after the tenth step of a
+phase. The match ends after the 20th placement and is scored by rules S-3.x
 (:mod:`shared.games.savanna_scoring`).
 
 Hands are numbered objects: hand ``h`` of a phase is dealt to seat ``h`` and at step ``k`` is
@@ -12,7 +15,9 @@ held by seat ``h + k*d`` (``d`` = +1 left, -1 right). A seat knows every hand it
 phase (each card later taken from it is revealed with its picker), so views show those hands.
 
 Coordinates: a savanna's first card is at (0, 0); later cells are relative (may be negative);
-row grows downward. The bounding box must stay within 5 columns x 4 rows (S-2.4).
+row grows downward. The bounding box must stay within 5 columns x 4 rows (rule S-2.4).
+Where the placement rules allow a choice, it is the seat's move (a ``place`` move), never
+the engine's.
 """
 
 from __future__ import annotations
@@ -37,31 +42,37 @@ from shared.games.savanna_scoring import (
 from shared.protocol import Event, Game, IllegalMove, Move, NotYourTurn, Policy, Result, State, View
 
 Cell = tuple[int, int]
-Pick = tuple[str, int, int]
 
 STEPS_PER_PHASE = HAND_SIZE - 1  # S-2.3: a phase ends when each hand is down to one card
 PHASES = 2
 _LABELS = {t: t.replace("_", " ").capitalize() for t in CARD_TYPES}
-# Every possible pick (cells stay within 3 rows / 4 columns of the first card, S-2.4) and its
-# id, built once: the search lists and compares them thousands of times a second. The move
+# Every possible move and its id, built once: the search lists and compares them thousands of
+# times a second. Cells stay within 3 rows / 4 columns of the first card (S-2.4). The move
 # objects are shared, so nobody may mutate a move (moves are data, never changed in place).
-_PICKS: dict[tuple[str, int, int], Move] = {
-    (t, r, c): {"type": "pick", "card": t, "row": r, "col": c}
-    for t in CARD_TYPES for r in range(-3, 4) for c in range(-4, 5)}
-_PICK_IDS: dict[tuple[str, int, int], str] = {key: "pick:{}@{},{}".format(*key) for key in _PICKS}
-_SEEN_PICKS: dict[tuple[str, int, int], tuple[str, Move]] = {
-    key: (_PICK_IDS[key], move) for key, move in _PICKS.items()}
+_PICKS: dict[str, Move] = {t: {"type": "pick", "card": t} for t in CARD_TYPES}
+_PICK_IDS: dict[str, str] = {t: f"pick:{t}" for t in CARD_TYPES}
+_SEEN_PICKS: dict[str, tuple[str, Move]] = {t: (_PICK_IDS[t], _PICKS[t]) for t in CARD_TYPES}
+_PLACES: dict[Cell, Move] = {(r, c): {"type": "place", "row": r, "col": c}
+                             for r in range(-3, 4) for c in range(-4, 5)}
+_PLACE_IDS: dict[Cell, str] = {cell: "place:{},{}".format(*cell) for cell in _PLACES}
+_SEEN_PLACES: dict[Cell, tuple[str, Move]] = {
+    cell: (_PLACE_IDS[cell], move) for cell, move in _PLACES.items()}
 _HIDDEN_PICK = "pick:hidden"
 _KNOWN_TYPES = frozenset(CARD_TYPES)
-_MOVE_KEYS = frozenset(("type", "card", "row", "col"))
+_PICK_KEYS = frozenset(("type", "card"))
+_PLACE_KEYS = frozenset(("type", "row", "col"))
 FULL_DECK: tuple[str, ...] = tuple(t for t, n in DECK_COUNTS.items() for _ in range(n))
 
 
 class SavannaState(State):
-    """A Savanna match. ``hands[h]`` is hand ``h`` of the current phase (pending pick removed)."""
+    """A Savanna match. ``hands[h]`` is hand ``h`` of the current phase (picks removed).
+
+    ``pending[s]`` is seat ``s``'s face-down pick of the pick stage; ``revealed[s]`` its
+    revealed card still to be placed in the place stage (None once placed).
+    """
 
     __slots__ = ("_box", "_cells", "_result", "deck", "hands", "num_players", "over", "pending",
-                 "phase", "removed", "savannas", "step")
+                 "phase", "removed", "revealed", "savannas", "step")
 
     def __init__(self, num_players: int, deck: list[str]) -> None:
         self.num_players = num_players
@@ -70,7 +81,8 @@ class SavannaState(State):
         self.over = False
         self.deck = deck  # undealt cards; dealt from the end
         self.hands: list[list[str]] = [[] for _ in range(num_players)]
-        self.pending: list[Pick | None] = [None] * num_players
+        self.pending: list[str | None] = [None] * num_players
+        self.revealed: list[str | None] = [None] * num_players
         self.savannas: list[dict[Cell, str]] = [{} for _ in range(num_players)]
         self.removed: list[tuple[int, int, str]] = []  # (phase, seat, card), face up
         # Caches (not state): legal cells and bounding box (rmin, rmax, cmin, cmax) per seat.
@@ -82,8 +94,21 @@ class SavannaState(State):
 
     @property
     def direction(self) -> int:
-        """S-2.2/S-2.3: phase I passes left (+1), phase II right (-1)."""
+        """S-2.7/S-2.3: phase I passes left (+1), phase II right (-1)."""
         return 1 if self.phase == 1 else -1
+
+    @property
+    def placing(self) -> bool:
+        """S-2.6: the picks are revealed and some seat still owes its placement."""
+        return any(card is not None for card in self.revealed)
+
+    def owes(self, seat: int) -> bool:
+        """Whether ``seat`` owes a move now (a pick, or in the place stage a placement)."""
+        if self.over or not 0 <= seat < self.num_players:
+            return False
+        if self.placing:
+            return self.revealed[seat] is not None
+        return self.pending[seat] is None
 
     def hand_index(self, seat: int) -> int:
         """The number of the hand ``seat`` holds now."""
@@ -168,20 +193,36 @@ class SavannaState(State):
         self._cells[seat] = tuple(found)
 
     def _problem(self, seat: int, move: Move) -> str | None:
-        """Why ``move`` is illegal for ``seat`` (who owes a pick), or None if it is legal."""
-        if not isinstance(move, dict) or move.get("type") != "pick":
-            kind = move.get("type") if isinstance(move, dict) else move
-            return f"unknown move type {kind!r}: the only move is 'pick'"
-        extra = set(move) - _MOVE_KEYS
+        """Why ``move`` is illegal for ``seat`` (who owes a move), or None if it is legal."""
+        kind = move.get("type") if isinstance(move, dict) else move
+        if self.placing:
+            if kind == "pick":
+                return (f"the picks are revealed: place your {self.revealed[seat]} with a "
+                        "'place' move (row, col)")
+            if kind != "place":
+                return f"unknown move type {kind!r}: now the move is 'place'"
+            return self._place_problem(seat, move)
+        if kind == "place":
+            return "pick a card first: the picks are revealed only when every seat has picked"
+        if kind != "pick":
+            return f"unknown move type {kind!r}: now the move is 'pick'"
+        extra = set(move) - _PICK_KEYS
         if extra:
-            return f"unexpected field(s) {sorted(extra)} in a pick"
-        card, row, col = move.get("card"), move.get("row"), move.get("col")
+            return f"unexpected field(s) {sorted(extra)} in a pick (it names only the card)"
+        card = move.get("card")
         if not isinstance(card, str) or card not in _KNOWN_TYPES:
             return f"unknown card type {card!r}"
-        if type(row) is not int or type(col) is not int:
-            return "row and col must be integers"
         if card not in self.hands[self.hand_index(seat)]:
             return f"no {card} in the hand of seat {seat}"
+        return None
+
+    def _place_problem(self, seat: int, move: Move) -> str | None:
+        extra = set(move) - _PLACE_KEYS
+        if extra:
+            return f"unexpected field(s) {sorted(extra)} in a placement (it names only the cell)"
+        row, col = move.get("row"), move.get("col")
+        if type(row) is not int or type(col) is not int:
+            return "row and col must be integers"
         if (row, col) in self.legal_cells(seat):
             return None
         sav = self.savannas[seat]
@@ -200,67 +241,79 @@ class SavannaState(State):
     def to_move(self) -> list[int]:
         if self.over:
             return []
+        if self.placing:
+            return [s for s, card in enumerate(self.revealed) if card is not None]
         return [s for s, p in enumerate(self.pending) if p is None]
 
     def is_over(self) -> bool:
         return self.over
 
     def legal_moves(self, seat: int) -> list[Move]:
-        if self.over or not 0 <= seat < self.num_players or self.pending[seat] is not None:
+        if not self.owes(seat):
             return []
-        cells = self.legal_cells(seat)
-        types = sorted(set(self.hands[self.hand_index(seat)]))
-        return [_PICKS[t, r, c] for t in types for r, c in cells]
+        if self.placing:
+            return [_PLACES[cell] for cell in self.legal_cells(seat)]
+        return [_PICKS[t] for t in sorted(set(self.hands[self.hand_index(seat)]))]
 
     def random_move(self, seat: int, rng: random.Random) -> Move:
-        """Uniform over legal moves: every card type has the same set of legal cells."""
+        """Uniform over legal moves (distinct card types when picking, cells when placing)."""
+        if self.placing:
+            cells = self.legal_cells(seat)
+            return _PLACES[cells[rng.randrange(len(cells))]]
         # dict.fromkeys: distinct types in a deterministic order (set order varies by process).
         types = list(dict.fromkeys(self.hands[self.hand_index(seat)]))
-        card = types[rng.randrange(len(types))]
-        cells = self.legal_cells(seat)
-        r, c = cells[rng.randrange(len(cells))]
-        return _PICKS[card, r, c]
+        return _PICKS[types[rng.randrange(len(types))]]
 
     def move_id(self, move: Move) -> str:
-        if move.get("type") == "pick":
-            key = (move.get("card"), move.get("row"), move.get("col"))
-            try:
-                return _PICK_IDS[key]  # type: ignore[index]
-            except (KeyError, TypeError):  # not a real pick (client input): spell it out
-                if None not in key:
-                    return f"pick:{key[0]}@{key[1]},{key[2]}"
+        kind = move.get("type")
+        if kind == "pick":
+            card = move.get("card")
+            if isinstance(card, str) and card in _PICK_IDS:
+                return _PICK_IDS[card]
+        elif kind == "place":
+            row, col = move.get("row"), move.get("col")
+            if type(row) is int and type(col) is int:
+                return _PLACE_IDS.get((row, col)) or f"place:{row},{col}"
         return super().move_id(move)
 
     def move_label(self, move: Move) -> str:
-        if move.get("type") == "pick" and move.get("card") in _LABELS:
-            return (f"Pick {_LABELS[move['card']]}, place it at row {move.get('row')}, "
-                    f"column {move.get('col')}")
+        kind = move.get("type")
+        if kind == "pick" and move.get("card") in _LABELS:
+            return f"Pick {_LABELS[move['card']]} (face down until every seat has picked)"
+        if kind == "place":
+            return f"Place your revealed card at row {move.get('row')}, column {move.get('col')}"
         return self.move_id(move)
 
     def observe_move(self, seat: int, move: Move, observer: int) -> str:
-        # S-2.2: a pick is face down; others only learn that the seat picked.
-        return self.move_id(move) if observer == seat else _HIDDEN_PICK
+        # S-2.2: a pick is face down, others only learn that the seat picked; S-2.6: a
+        # placement is public.
+        if move.get("type") == "pick" and observer != seat:
+            return _HIDDEN_PICK
+        return self.move_id(move)
 
     def observed_moves(self, seat: int, observer: int) -> list[tuple[str, Move]]:
-        if self.over or not 0 <= seat < self.num_players or self.pending[seat] is not None:
+        if not self.owes(seat):
             return []
-        cells = self.legal_cells(seat)
+        if self.placing:
+            return [_SEEN_PLACES[cell] for cell in self.legal_cells(seat)]
         types = sorted(set(self.hands[self.hand_index(seat)]))
         if observer == seat:
-            return [_SEEN_PICKS[t, r, c] for t in types for r, c in cells]
-        return [(_HIDDEN_PICK, _PICKS[t, r, c]) for t in types for r, c in cells]
+            return [_SEEN_PICKS[t] for t in types]
+        return [(_HIDDEN_PICK, _PICKS[t]) for t in types]
 
     def explain_illegal(self, seat: int, move: Move) -> str:
         if self.over:
             return "the match is over"
         if not 0 <= seat < self.num_players:
             return f"no seat {seat} in this match"
-        if self.pending[seat] is not None:
+        if not self.owes(seat):
+            if self.placing:
+                return f"seat {seat} has already placed this step"
             return f"seat {seat} has already picked this step"
         return self._problem(seat, move) or super().explain_illegal(seat, move)
 
     def apply(self, seat: int, move: Move, rng: random.Random) -> list[Event]:
-        if self.over or not 0 <= seat < self.num_players or self.pending[seat] is not None:
+        if not self.owes(seat):
             raise NotYourTurn(self.explain_illegal(seat, move))
         problem = self._problem(seat, move)
         if problem is not None:
@@ -268,29 +321,38 @@ class SavannaState(State):
         return self.apply_legal(seat, move, rng)
 
     def apply_legal(self, seat: int, move: Move, rng: random.Random) -> list[Event]:
-        card, row, col = move["card"], move["row"], move["col"]
+        if move["type"] == "place":
+            return self._apply_place(seat, move["row"], move["col"])
+        card = move["card"]
         self.hands[self.hand_index(seat)].remove(card)
-        self.pending[seat] = (card, row, col)
+        self.pending[seat] = card
         events: list[Event] = [
-            {"type": "picked", "seat": seat, "card": card, "row": row, "col": col,
-             "audience": [seat]},
+            {"type": "picked", "seat": seat, "card": card, "audience": [seat]},
             # Public: the card stays face down (S-2.2); the picker has the private one above.
             {"type": "picked", "seat": seat, "exclude": [seat]},
         ]
         if all(p is not None for p in self.pending):
-            self._reveal(events)
+            # S-2.6: every seat has picked; all picks turn face up at once.
+            self.revealed = self.pending
+            self.pending = [None] * self.num_players
+            events.append({"type": "reveal", "phase": self.phase, "step": self.step,
+                           "picks": [{"seat": s, "card": c} for s, c in
+                                     enumerate(self.revealed)]})
         return events
 
-    def _reveal(self, events: list[Event]) -> None:
-        """S-2.2: all picks turn face up and are placed at once; then hands pass (S-2.3)."""
-        picks = []
-        for s, pick in enumerate(self.pending):
-            assert pick is not None
-            card, r, c = pick
-            self._place(s, card, r, c)
-            picks.append({"seat": s, "card": card, "row": r, "col": c})
-        self.pending = [None] * self.num_players
-        events.append({"type": "reveal", "phase": self.phase, "step": self.step, "picks": picks})
+    def _apply_place(self, seat: int, row: int, col: int) -> list[Event]:
+        card = self.revealed[seat]
+        assert card is not None
+        self._place(seat, card, row, col)
+        self.revealed[seat] = None
+        events: list[Event] = [
+            {"type": "placed", "seat": seat, "card": card, "row": row, "col": col}]
+        if not self.placing:
+            self._end_step(events)
+        return events
+
+    def _end_step(self, events: list[Event]) -> None:
+        """Every seat has placed: the hands pass (S-2.7), or the phase ends (S-2.3)."""
         if self.step + 1 < STEPS_PER_PHASE:
             self.step += 1  # passing the hands is implicit in hand_index()
             return
@@ -340,35 +402,36 @@ class SavannaState(State):
 
     def view(self, seat: int | None) -> View:
         n = self.num_players
-        picked = [s for s, p in enumerate(self.pending) if p is not None]
         view: View = {
             "game": "savanna",
             "seat": seat,
             "players": n,
             "phase": self.phase,
             "step": self.step,
+            "stage": "place" if self.placing else "pick",
             "pass_direction": "left" if self.direction == 1 else "right",
             "savannas": [[{"card": card, "row": r, "col": c} for (r, c), card in sorted(s.items())]
                          for s in self.savannas],
             "removed": [{"phase": p, "seat": s, "card": c} for p, s, c in self.removed],
-            "picked": picked,
+            # Pick stage: who has picked (face down). Place stage: each seat's revealed card
+            # still to be placed (None once placed).
+            "picked": [s for s, p in enumerate(self.pending) if p is not None],
+            "revealed": list(self.revealed),
             "holding": [self.hand_index(s) for s in range(n)],
-            # Cards held, a face-down pick excluded (who has picked is public anyway).
+            # Cards held, a face-down or revealed pick excluded.
             "hand_sizes": [len(self.hands[self.hand_index(s)]) for s in range(n)],
             "deck_size": len(self.deck),
             "over": self.over,
         }
         if seat is not None:
             view["hand"] = sorted(self.hands[self.hand_index(seat)])
-            pick = self.pending[seat]
-            view["pending"] = (None if pick is None else
-                               {"card": pick[0], "row": pick[1], "col": pick[2]})
+            view["pending"] = self.pending[seat]
             known = []
             for s in ([] if self.over else self.known_holders(seat)):
                 cards = list(self.hands[self.hand_index(s)])
                 other = self.pending[s]
                 if other is not None:
-                    cards.append(other[0])  # the viewer cannot tell which card it is
+                    cards.append(other)  # face down: the viewer cannot tell which card it is
                 known.append({"seat": s, "hand": self.hand_index(s), "cards": sorted(cards)})
             view["known_hands"] = known
         if self.over:
@@ -384,6 +447,7 @@ class SavannaState(State):
         twin.deck = self.deck[:]
         twin.hands = [h[:] for h in self.hands]
         twin.pending = self.pending[:]
+        twin.revealed = self.revealed[:]
         twin.savannas = [dict(s) for s in self.savannas]
         twin.removed = self.removed[:]
         twin._cells = self._cells[:]
@@ -399,7 +463,8 @@ class SavannaState(State):
             "over": self.over,
             "deck": list(self.deck),
             "hands": [list(h) for h in self.hands],
-            "pending": [None if p is None else list(p) for p in self.pending],
+            "pending": list(self.pending),
+            "revealed": list(self.revealed),
             "savannas": [[[r, c, card] for (r, c), card in s.items()] for s in self.savannas],
             "removed": [list(x) for x in self.removed],
         }
@@ -423,7 +488,8 @@ class SavannaGame(Game):
 
     id = "savanna"
     name = "Ecosystem: Savanna"
-    version = "savanna-1"
+    # savanna-2: pick, reveal, then place (S-2.2, S-2.6); acacia scored once per savanna (S-3.2)
+    version = "savanna-2"
     min_players = 2
     max_players = 6  # S-1.2
     description = ("Draft cards simultaneously and build a 5x4 African savanna: grass, acacias, "
@@ -449,7 +515,8 @@ class SavannaGame(Game):
         state.step = data["step"]
         state.over = data["over"]
         state.hands = [list(h) for h in data["hands"]]
-        state.pending = [None if p is None else (p[0], p[1], p[2]) for p in data["pending"]]
+        state.pending = list(data["pending"])
+        state.revealed = list(data["revealed"])
         state.savannas = [{(r, c): card for r, c, card in s} for s in data["savannas"]]
         state.removed = [(p, s, c) for p, s, c in data["removed"]]
         return state
@@ -470,10 +537,12 @@ class SavannaGame(Game):
         state.phase, state.step, state.over = view["phase"], view["step"], view["over"]
         state.savannas = [{(x["row"], x["col"]): x["card"] for x in s} for s in view["savannas"]]
         state.removed = [(x["phase"], x["seat"], x["card"]) for x in view["removed"]]
+        state.revealed = list(view["revealed"])
         pool = Counter(FULL_DECK)
         pool.subtract(x[2] for x in state.removed)
         for sav in state.savannas:
             pool.subtract(sav.values())
+        pool.subtract(card for card in state.revealed if card is not None)
         picked = set(view["picked"])
         known: list[tuple[int, tuple[str, ...], bool]] = []
         filled: set[int] = set()
@@ -482,9 +551,8 @@ class SavannaGame(Game):
             state.hands[state.hand_index(seat)] = own
             pool.subtract(own)
             if view["pending"] is not None:
-                p = view["pending"]
-                state.pending[seat] = (p["card"], p["row"], p["col"])
-                pool.subtract([p["card"]])
+                state.pending[seat] = view["pending"]
+                pool.subtract([view["pending"]])
             filled.add(seat)
             for hand in view["known_hands"]:
                 pool.subtract(hand["cards"])
@@ -521,25 +589,28 @@ class SavannaGame(Game):
               rng: random.Random) -> None:
         """Give seat ``s`` ``cards``; if it has picked, one of them at random is its pick."""
         if has_picked:
-            card = cards.pop(rng.randrange(len(cards)))
-            cells = state.legal_cells(s)
-            r, c = cells[rng.randrange(len(cells))]
-            state.pending[s] = (card, r, c)
+            state.pending[s] = cards.pop(rng.randrange(len(cards)))
         state.hands[state.hand_index(s)] = cards
 
     def greedy_value(self, state: State, seat: int) -> float:
-        """The seat's savanna (with its pending pick) scored now, gazelle bonus estimated."""
+        """The seat's savanna scored now, gazelle bonus estimated; a card picked but not yet
+        placed counts at its best legal cell."""
         assert isinstance(state, SavannaState)
         if state.over:
             return state.result().scores[seat]
-        grid = dict(state.savannas[seat])
-        pick = state.pending[seat]
-        if pick is not None:
-            grid[(pick[1], pick[2])] = pick[0]
-        score = score_savanna(grid)
+        grid = state.savannas[seat]
         counts = [sum(1 for c in s.values() if c == "gazelle") for s in state.savannas]
-        counts[seat] = score.gazelles
-        return float(score.total + gazelle_bonus(counts)[seat])
+        card = state.pending[seat] or state.revealed[seat]
+        if card is None:
+            return _estimate(grid, counts, seat)
+        counts[seat] += card == "gazelle"
+        return max(_estimate({**grid, cell: card}, counts, seat)
+                   for cell in state.legal_cells(seat))
+
+
+def _estimate(grid: dict[Cell, str], gazelles: list[int], seat: int) -> float:
+    """A partial savanna's score plus the gazelle bonus it would get with these counts."""
+    return float(score_savanna(grid).total + gazelle_bonus(gazelles)[seat])
 
 
 register(SavannaGame())

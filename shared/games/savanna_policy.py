@@ -1,9 +1,12 @@
-"""Savanna's candidate playout heuristic (not used by the search: it lost at equal time).
+"""Savanna's candidate playout heuristic (not used by the search: see the README).
 
-Of a few uniformly drawn (card, cell) picks, play the one whose savanna scores highest right
-after placing it (S-3 scoring of the partial grid, gazelle bonus aside). Measured at equal wall
-time (0.05 s a move, 2 seats, ``bench.strength``) it won 23 of 60 matches against uniform
-playouts (Wilson 95% 0.27-0.51): its scoring costs more playouts than it is worth.
+Picking (docs/rules/savanna.md, rule S-2.2): of a few uniformly drawn (card, cell) pairs,
+pick the card of the pair whose savanna scores highest with the card there. Placing (rule
+S-2.6): of a few uniformly drawn legal cells, place the revealed card where the savanna scores
+highest. Scores are the partial grid's (rules S-3.x), gazelle bonus aside. Under the earlier
+one-move pick it lost at equal wall time (0.05 s a move, 2 seats, ``bench.strength``): 23 of
+60 matches against uniform playouts (Wilson 95% 0.27-0.51), its scoring costing more playouts
+than it was worth.
 """
 
 from __future__ import annotations
@@ -17,22 +20,27 @@ from shared.protocol import Move
 if TYPE_CHECKING:
     from shared.games.savanna import SavannaState
 
-SAMPLES = 3  # candidate picks scored per playout step
+SAMPLES = 3  # candidates scored per playout move
 
 
 def savanna_policy(state: SavannaState, seat: int, rng: random.Random) -> Move:
-    """The best-scoring of ``SAMPLES`` uniformly drawn picks for ``seat``."""
-    hand = state.hands[state.hand_index(seat)]
+    """The best-scoring of ``SAMPLES`` uniformly drawn candidates for ``seat``."""
     cells = state.legal_cells(seat)
     grid = state.savannas[seat]
-    best: tuple[str, tuple[int, int]] | None = None
-    best_value = -1
+    revealed = state.revealed[seat]
+    if revealed is not None:
+        best_cell, best_value = cells[0], -1
+        for _ in range(SAMPLES):
+            cell = cells[rng.randrange(len(cells))]
+            value = score_savanna({**grid, cell: revealed}).total
+            if value > best_value:
+                best_cell, best_value = cell, value
+        return {"type": "place", "row": best_cell[0], "col": best_cell[1]}
+    hand = state.hands[state.hand_index(seat)]
+    best_card, best_value = hand[0], -1
     for _ in range(SAMPLES):
         card = hand[rng.randrange(len(hand))]
-        cell = cells[rng.randrange(len(cells))]
-        value = score_savanna({**grid, cell: card}).total
+        value = score_savanna({**grid, cells[rng.randrange(len(cells))]: card}).total
         if value > best_value:
-            best, best_value = (card, cell), value
-    assert best is not None
-    card, (row, col) = best
-    return {"type": "pick", "card": card, "row": row, "col": col}
+            best_card, best_value = card, value
+    return {"type": "pick", "card": best_card}

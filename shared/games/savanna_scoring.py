@@ -1,4 +1,4 @@
-"""Ecosystem: Savanna scoring (rules S-3) as pure functions, plus the game data.
+"""Ecosystem: Savanna scoring (docs/rules/savanna.md, rules S-3.x) as pure functions, plus data.
 
 A savanna ("grid") is a mapping ``(row, col) -> card type``; row grows downward. Scoring is
 translation-invariant, so partial savannas (the greedy bot's estimate) score the same way.
@@ -35,7 +35,7 @@ class SavannaScore:
     """One savanna's score before the cross-player gazelle bonus."""
 
     breakdown: dict[str, int]  # card type -> points, S-3 order
-    gazelles: int  # counted before the hunts (S-3 #4)
+    gazelles: int  # counted before the hunts (S-3.4)
     cheetah_prey: list[Cell]
     lion_prey: list[Cell]
 
@@ -70,7 +70,7 @@ def _adjacent(grid: Grid, cell: Cell) -> list[str]:
 
 
 def lion_prey_weight(grid: Grid, prey: Cell) -> int:
-    """What removing ``prey`` adds to elephants, hyenas and vultures of ``grid`` (S-3 #8).
+    """What removing ``prey`` adds to elephants, hyenas and vultures of ``grid`` (S-3.8).
 
     Each of those effects is a sum over hunted cards, so a prey's value is independent of the
     other prey: maximising the total is taking the heaviest prey (lion points are 4 each).
@@ -80,12 +80,12 @@ def lion_prey_weight(grid: Grid, prey: Cell) -> int:
     for (r, c), card in grid.items():
         if card == "elephant":
             if abs(r - pr) + abs(c - pc) == 1:
-                weight += 2  # one fewer adjacent animal of another type (S-3 #9)
+                weight += 2  # one fewer adjacent animal of another type (S-3.9)
         elif card == "hyena":
             if max(abs(r - pr), abs(c - pc)) <= 2:
-                weight += 3  # S-3 #10
+                weight += 3  # S-3.10
         elif card == "vulture" and c == pc and pr > r:
-            weight += 4  # S-3 #11
+            weight += 4  # S-3.11
     return weight
 
 
@@ -102,7 +102,7 @@ def score_savanna(grid: Grid, lion_prey: Sequence[Cell] | None = None) -> Savann
         positions.sort()
     pts = dict.fromkeys(CARD_TYPES, 0)
 
-    # S-3 #1 grass: every edge-connected group scores by its size.
+    # S-3.1 grass: every edge-connected group scores by its size.
     seen: set[Cell] = set()
     for start in by_type["grass"]:
         if start in seen:
@@ -119,30 +119,29 @@ def score_savanna(grid: Grid, lion_prey: Sequence[Cell] | None = None) -> Savann
                     stack.append(nxt)
         pts["grass"] += GRASS_POINTS[min(size, len(GRASS_POINTS)) - 1]
 
-    # S-3 #2 acacia (per the seed): EACH acacia scores 2 per row and 2 per column holding one.
+    # S-3.2 acacia: 2 per row and 2 per column holding at least one acacia, counted once per
+    # savanna (not once per acacia: see the rule's reasoning in docs/rules/savanna.md).
     acacias = by_type["acacia"]
-    if acacias:
-        lines = len({r for r, _ in acacias}) + len({c for _, c in acacias})
-        pts["acacia"] = 2 * lines * len(acacias)
+    pts["acacia"] = 2 * (len({r for r, _ in acacias}) + len({c for _, c in acacias}))
 
-    # S-3 #3 watering hole: 2 per distinct adjacent animal type (before any hunt).
+    # S-3.3 watering hole: 2 per distinct adjacent animal type (before any hunt).
     for cell in by_type["watering_hole"]:
         pts["watering_hole"] += 2 * len({t for t in _adjacent(cells, cell) if t in ANIMALS})
 
-    # S-3 #4 gazelle: 2 each; the majority bonus is cross-player (gazelle_bonus).
+    # S-3.4 gazelle: 2 each; the majority bonus is cross-player (gazelle_bonus).
     gazelles = len(by_type["gazelle"])
     pts["gazelle"] = 2 * gazelles
 
-    # S-3 #5 zebra: 3 per adjacent grass.
+    # S-3.5 zebra: 3 per adjacent grass.
     for cell in by_type["zebra"]:
         pts["zebra"] += 3 * sum(1 for t in _adjacent(cells, cell) if t == "grass")
 
-    # S-3 #6 giraffe: 5 if adjacent to an acacia.
+    # S-3.6 giraffe: 5 if adjacent to an acacia.
     for cell in by_type["giraffe"]:
         if "acacia" in _adjacent(cells, cell):
             pts["giraffe"] += 5
 
-    # S-3 #7 cheetah: 3 per gazelle on either diagonal line (any distance, never blocked);
+    # S-3.7 cheetah: 3 per gazelle on either diagonal line (any distance, never blocked);
     # cheetahs share prey; every counted gazelle is then removed.
     cheetah_prey: set[Cell] = set()
     for cr, cc in by_type["cheetah"]:
@@ -153,7 +152,7 @@ def score_savanna(grid: Grid, lion_prey: Sequence[Cell] | None = None) -> Savann
     for cell in cheetah_prey:
         del cells[cell]
 
-    # S-3 #8 lion: a lion next to grass hunts one remaining zebra/gazelle anywhere (4 points);
+    # S-3.8 lion: a lion next to grass hunts one remaining zebra/gazelle anywhere (4 points);
     # lions never share prey; prey chosen to maximise the total, ties by lowest (row, col).
     hunters = sum(1 for cell in by_type["lion"] if "grass" in _adjacent(cells, cell))
     if lion_prey is not None:
@@ -171,17 +170,17 @@ def score_savanna(grid: Grid, lion_prey: Sequence[Cell] | None = None) -> Savann
     for cell in chosen:
         del cells[cell]
 
-    # S-3 #9 elephant: 6, -2 per adjacent animal of another type (hunted cards are gone).
+    # S-3.9 elephant: 6, -2 per adjacent animal of another type (hunted cards are gone).
     for cell in by_type["elephant"]:
         others = sum(1 for t in _adjacent(cells, cell) if t in ANIMALS and t != "elephant")
         pts["elephant"] += 6 - 2 * others
 
     hunted = sorted(cheetah_prey) + chosen
-    # S-3 #10 hyena: 3 per hunted animal within 2 cards (Chebyshev distance, DECISION).
+    # S-3.10 hyena: 3 per hunted animal within 2 cards (Chebyshev distance, DECISION).
     for hr, hc in by_type["hyena"]:
         pts["hyena"] += 3 * sum(1 for r, c in hunted if max(abs(r - hr), abs(c - hc)) <= 2)
 
-    # S-3 #11 vulture: 4 per hunted animal below it in the same column.
+    # S-3.11 vulture: 4 per hunted animal below it in the same column.
     for vr, vc in by_type["vulture"]:
         pts["vulture"] += 4 * sum(1 for r, c in hunted if c == vc and r > vr)
 
@@ -189,7 +188,7 @@ def score_savanna(grid: Grid, lion_prey: Sequence[Cell] | None = None) -> Savann
 
 
 def gazelle_bonus(counts: list[int]) -> list[int]:
-    """S-3 #4 majority: most gazelles +5, second most +2; at least one gazelle needed.
+    """S-3.4 majority: most gazelles +5, second most +2; at least one gazelle needed.
 
     Tied players all get their place's bonus and the next place is skipped, so a tie for
     first leaves no second place.

@@ -145,7 +145,7 @@ def test_an_invalid_create_body_is_a_422_naming_the_field(client: FlaskClient,
     ({"move_id": "x"}, "version"),
     ({"version": 1}, "move"),
     ({"version": 1, "move_id": "x", "move": {"type": "pick"}}, "move"),
-    ({"version": 1, "move": "pick:zebra@0,0"}, "move"),
+    ({"version": 1, "move": "pick:zebra"}, "move"),
     ({"version": 1, "move": [1]}, "move"),
     ({"version": 1, "move_id": ""}, "move_id"),
     ({"version": 1, "move_id": 7}, "move_id"),
@@ -207,18 +207,19 @@ def test_illegal_moves_are_422_with_the_reason(client: FlaskClient,
                                                match: dict[str, Any]) -> None:
     url = f"/v1/matches/{match['id']}/moves"
     for move, reason in (({"type": "pass"}, "unknown move type"),
-                         ({"type": "pick", "card": "unicorn", "row": 0, "col": 0},
-                          "unknown card"),
-                         ({"type": "pick", "card": "zebra", "row": 0.5, "col": 0}, "integer"),
-                         ({"type": "pick", "card": ["zebra"], "row": 0, "col": 0}, "card"),
-                         ({"type": "pick", "card": {"a": 1}, "row": 0, "col": 0}, "card"),
+                         ({"type": "pick", "card": "unicorn"}, "unknown card"),
+                         ({"type": "pick", "card": "zebra", "row": 0, "col": 0},
+                          "unexpected field"),
+                         ({"type": "place", "row": 0, "col": 0}, "pick a card first"),
+                         ({"type": "pick", "card": ["zebra"]}, "card"),
+                         ({"type": "pick", "card": {"a": 1}}, "card"),
                          ({"type": ["pick"]}, "move type")):
         problem = assert_problem(client.post(url, headers=match["auth"],
                                              json={"version": match["version"],
                                                    "move": move}), 422, mentions=reason)
         assert problem["version"] == match["version"]
     assert_problem(client.post(url, headers=match["auth"], json={
-        "version": match["version"], "move_id": "pick:unicorn@0,0"}), 422,
+        "version": match["version"], "move_id": "pick:unicorn"}), 422,
         mentions="no legal move")
 
 
@@ -306,10 +307,17 @@ def test_seat_name_must_be_valid_text(client: FlaskClient) -> None:
 
 def test_move_object_must_match_exactly(client: FlaskClient, match: dict[str, Any]) -> None:
     """A string where the move has an int is not that move (no lenient matching by id)."""
-    moves = client.get(f"/v1/matches/{match['id']}/moves", headers=match["auth"]).get_json()
+    url = f"/v1/matches/{match['id']}/moves"
+    for auth in (match["auth"], match["auth1"]):  # both pick: the place stage has the ints
+        moves = client.get(url, headers=auth).get_json()
+        picked = client.post(url, headers=auth, json={"version": moves["version"],
+                                                      "move_id": moves["moves"][0]["id"]})
+        assert picked.status_code == 200, picked.get_data(as_text=True)
+    moves = client.get(url, headers=match["auth"]).get_json()
     move = dict(moves["moves"][0]["move"])
+    assert move["type"] == "place"
     move["row"] = str(move["row"])
-    response = client.post(f"/v1/matches/{match['id']}/moves", headers=match["auth"],
+    response = client.post(url, headers=match["auth"],
                            json={"version": moves["version"], "move": move})
     assert_problem(response, 422, mentions="illegal")
 
@@ -371,10 +379,11 @@ def test_odd_last_event_ids_are_not_a_500(client: FlaskClient, match: dict[str, 
 _ODD_VALUES: list[Any] = [
     None, True, False, 0, -1, 1.5, 2**64, -(2**70), 1e308, "", " ", "0", "1", "\u0000",
     "\ud800", "é" * 50, "x" * 300, [], [None], [[[]]], {}, {"type": None},
-    {"type": "pick", "card": None, "row": None, "col": None},
-    {"type": "pick", "card": "zebra", "row": 10**30, "col": -(10**30)},
-    {"type": "pick", "card": "zebra", "row": 0.0, "col": True},
-    {"type": "pick", "card": "zebra", "row": [0], "col": {"a": 0}},
+    {"type": "pick", "card": None}, {"type": "pick", "card": "zebra", "row": 0, "col": 0},
+    {"type": "place", "row": None, "col": None},
+    {"type": "place", "row": 10**30, "col": -(10**30)},
+    {"type": "place", "row": 0.0, "col": True},
+    {"type": "place", "row": [0], "col": {"a": 0}},
     {"type": {"nested": [1, 2]}, "card": ["x"]}, {"__proto__": 1},
 ]
 _KEYS = ["game", "seats", "seed", "options", "version", "move", "move_id", "seat", "name",

@@ -169,9 +169,9 @@ def test_request_schemas_reject_what_the_api_rejects() -> None:
                                                               "bot": {"kind": "random"}}]})
     assert not create.is_valid({"game": "savanna", "seats": [
         {"kind": "bot", "bot": {"kind": "ismcts", "level": "easy", "simulations": 5}}]})
-    assert submit.is_valid({"version": 2, "move": {"type": "pick", "card": "zebra", "row": 0,
-                                                   "col": 1}})
-    assert submit.is_valid({"version": 2, "move_id": "pick:zebra@0,1"})
+    assert submit.is_valid({"version": 2, "move": {"type": "pick", "card": "zebra"}})
+    assert submit.is_valid({"version": 2, "move": {"type": "place", "row": 0, "col": 1}})
+    assert submit.is_valid({"version": 2, "move_id": "pick:zebra"})
     for bad in ({"version": "2", "move_id": "x"}, {"version": True, "move_id": "x"},
                 {"version": 2.5, "move_id": "x"}, {"version": 2},
                 {"version": 2, "move_id": "x", "move": {"type": "pick"}},

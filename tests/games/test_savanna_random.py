@@ -1,9 +1,10 @@
 """Seeded random play of Ecosystem: Savanna through the engine alone, checking invariants.
 
 2,000 complete matches (400 for each of 2-6 players). Cheap invariants are checked at every
-step; the expensive ones (codec, sample_from_view, clones) on a random sample of steps.
+move; the expensive ones (codec, sample_from_view, clones) on a random sample of moves.
 An independent knowledge tracker rebuilds what one observer may know (its own hands seen
-plus the public reveals, S-2.5) and checks that its views show exactly that.
+plus the public reveals, docs/rules/savanna.md rule S-2.5) and checks that its views show
+exactly that.
 """
 
 from __future__ import annotations
@@ -20,13 +21,14 @@ from shared.games.savanna_scoring import GRID_COLUMNS, GRID_ROWS
 GAME = SavannaGame()
 MATCHES_PER_COUNT = 400
 HEAVY_RATE = 0.1  # share of steps that get the expensive checks
-PLAYER_VIEW_KEYS = {"game", "seat", "players", "phase", "step", "pass_direction", "savannas",
-                    "removed", "picked", "holding", "hand_sizes", "deck_size", "over", "hand",
-                    "pending", "known_hands"}
+PLAYER_VIEW_KEYS = {"game", "seat", "players", "phase", "step", "stage", "pass_direction",
+                    "savannas", "removed", "picked", "revealed", "holding", "hand_sizes",
+                    "deck_size", "over", "hand", "pending", "known_hands"}
 
 
 def card_total(state: SavannaState) -> int:
     return (sum(len(h) for h in state.hands) + sum(p is not None for p in state.pending)
+            + sum(c is not None for c in state.revealed)
             + sum(len(s) for s in state.savannas) + len(state.removed) + len(state.deck))
 
 
@@ -97,9 +99,7 @@ def check_view_secrets(state: SavannaState, seat: int, view: dict) -> None:
     """Nothing beyond the seat's own hand, own pick and seen hands (S-2.5 / S-4)."""
     assert set(view) == PLAYER_VIEW_KEYS | ({"result"} if state.over else set())
     assert view["hand"] == sorted(state.hands[state.hand_index(seat)])
-    own = state.pending[seat]
-    assert view["pending"] == (None if own is None else
-                               {"card": own[0], "row": own[1], "col": own[2]})
+    assert view["pending"] == state.pending[seat]
     spectator = state.view(None)
     for key in ("hand", "pending", "known_hands"):
         assert key not in spectator
@@ -116,22 +116,30 @@ def play_match(players: int, seed: int) -> None:
     tracker.see(state.view(observer))
     steps = 0
     while not state.is_over():
-        seats = state.to_move()
-        rng.shuffle(seats)  # any order of the simultaneous picks
-        holding = [state.hand_index(s) for s in range(players)]
-        for seat in seats:
-            move = state.random_move(seat, rng)
-            events = state.apply(seat, move, rng)
-            assert card_total(state) == 132
-            for event in events:
-                if event["type"] == "reveal":
-                    tracker.reveal(holding, event)
-            view = state.view(observer)
-            if not state.is_over() and view["phase"] == tracker.phase:
-                tracker.check(view)
-            if rng.random() < HEAVY_RATE:
-                check_view_secrets(state, observer, view)
-                heavy_checks(state, rng)
+        for stage in ("pick", "place"):  # S-2.2 then S-2.6: two simultaneous stages a step
+            seats = state.to_move()
+            assert seats == list(range(players)) and state.view(None)["stage"] == stage
+            rng.shuffle(seats)  # any order of the simultaneous moves
+            holding = [state.hand_index(s) for s in range(players)]
+            for seat in seats:
+                move = state.random_move(seat, rng)
+                assert move["type"] == stage
+                sizes = [len(s) for s in state.savannas]
+                events = state.apply(seat, move, rng)
+                assert card_total(state) == 132
+                # Only a placement puts a card down, and only in the placer's savanna.
+                sizes[seat] += stage == "place"
+                assert [len(s) for s in state.savannas] == sizes
+                for event in events:
+                    if event["type"] == "reveal":
+                        assert stage == "pick" and seat == seats[-1]
+                        tracker.reveal(holding, event)
+                view = state.view(observer)
+                if not state.is_over() and view["phase"] == tracker.phase:
+                    tracker.check(view)
+                if rng.random() < HEAVY_RATE:
+                    check_view_secrets(state, observer, view)
+                    heavy_checks(state, rng)
         check_box(state)
         steps += 1
         if not state.is_over():
@@ -152,8 +160,10 @@ def play_match(players: int, seed: int) -> None:
     heavy_checks(state, rng)
 
 
+@pytest.mark.rule("S-1.1", "S-2.2", "S-2.3", "S-2.4", "S-2.5", "S-2.6", "S-4.1", "S-4.2",
+                  "S-4.3")
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_random_matches_keep_invariants(players: int) -> None:
-    """S-1.1 conservation, S-2.3 20 placements, S-2.4 box, S-2.5 knowledge, codec, sampling."""
+    """Card conservation, 20 placements, the 5x4 box, knowledge, codec, sampling."""
     for seed in range(MATCHES_PER_COUNT):
         play_match(players, 1000 * players + seed)

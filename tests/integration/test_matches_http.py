@@ -53,8 +53,10 @@ def test_human_and_two_bots_play_to_the_end(client: Client, worker: Worker) -> N
     assert final["seed"] == 11  # revealed once over
     events = client.call("GET", f"/v1/matches/{created['id']}/events").json()
     assert events["redacted"] is False
-    picks = [e for e in events["events"] if e.get("move")]
-    assert len(picks) == 60  # 3 seats x 20 placements, every move logged once
+    moves = [e for e in events["events"] if e.get("move")]
+    # 3 seats x 20 steps x (a pick and a placement), every move logged once.
+    assert len(moves) == 120
+    assert sum(e["move"]["type"] == "place" for e in moves) == 60
 
 
 def test_four_bots_finish_on_their_own(client: Client, worker: Worker) -> None:
@@ -191,7 +193,7 @@ def test_search_bots_play_in_the_worker(client: Client, worker: Worker) -> None:
     bot_moves = [e for e in log if e.get("bot")]
     assert {e["bot"]["kind"] for e in bot_moves} == {"ismcts"}
     assert not any(e["bot"].get("fallback") for e in bot_moves)  # searched, not fell back
-    assert len(bot_moves) == 40 and final["status"] == "finished"
+    assert len(bot_moves) == 80 and final["status"] == "finished"  # 2 bots x 20 x 2 moves
 
 
 def test_worker_log_leaves_out_the_routine_sweep(client: Client, worker: Worker) -> None:

@@ -66,8 +66,7 @@ def test_stale_version_and_illegal_move(service: MatchService) -> None:
     with pytest.raises(Conflict, match="stale"):
         service.submit_move(record.id, 0, record.version + 5, move)
     with pytest.raises(Unprocessable, match="illegal"):
-        service.submit_move(record.id, 0, record.version, {"type": "pick", "card": "unicorn",
-                                                           "row": 0, "col": 0})
+        service.submit_move(record.id, 0, record.version, {"type": "pick", "card": "unicorn"})
     with pytest.raises(NotFound):
         service.submit_move("nope", 0, 1, move)
     assert service.load(record.id).version == record.version  # nothing half-applied
@@ -123,8 +122,7 @@ def test_log_is_redacted_while_running(service: MatchService) -> None:
     assert mine[0]["move"] == move
     # The picker reads its pick once (the private event), the others the public news once.
     assert [e for e in mine[0]["events"] if e["type"] == "picked"] == [
-        {"type": "picked", "seat": 0, "card": move["card"], "row": move["row"],
-         "col": move["col"], "audience": [0]}]
+        {"type": "picked", "seat": 0, "card": move["card"], "audience": [0]}]
     assert [e["type"] for e in theirs[0]["events"]] == ["picked"]
     assert "move" not in theirs[0] and "move" not in public[0]
     assert json.dumps(move["card"]) not in json.dumps(theirs)  # the pick stays secret

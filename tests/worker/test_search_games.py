@@ -69,8 +69,9 @@ def _move_value(state: State, move: dict[str, Any]) -> float:
 @pytest.mark.skipif("savanna" not in GAME_IDS, reason="savanna engine not registered yet")
 def test_savanna_search_finds_the_decisive_pick_near_the_end() -> None:
     # Two seats, two draft steps before the end: exhaustively valued positions (seat 0 best
-    # play, seat 1 uniformly random, exactly what the search models) where one pick+cell is
-    # clearly better than all others; the search must find it.
+    # play, seat 1 uniformly random, exactly what the search models) where one pick is
+    # clearly better than all others, its placements and the last step included; the search
+    # must find it.
     from shared.games.savanna import STEPS_PER_PHASE, SavannaState
 
     game = get_game("savanna")
