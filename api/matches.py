@@ -28,7 +28,8 @@ _IDEMPOTENCY_KEY_MAX = 200
 def create_match() -> tuple[dict[str, Any], int, dict[str, str]]:
     body = json_body(CreateMatchSchema())
     record, tokens = service().create_match(body["game"], body["options"], body.get("seed"),
-                                            body["seats"])
+                                            body["seats"], rated=body["rated"],
+                                            move_deadline=body.get("move_deadline"))
     out = service().describe(record, None)
     out["tokens"] = [{"seat": seat, "token": token} for seat, token in sorted(tokens.items())]
     return out, 201, {"Location": f"/v1/matches/{record.id}"}

@@ -1,8 +1,9 @@
-"""Starting the API (gunicorn) and a Celery worker as child processes: used by ``make run``,
-the integration tests and the latency benchmark, so all three run the same commands."""
+"""Starting the API (gunicorn) and Celery workers as child processes: used by ``make run``,
+the integration tests and the benchmarks, so all of them run the same commands."""
 
 from __future__ import annotations
 
+import secrets
 import subprocess
 import sys
 import time
@@ -10,6 +11,8 @@ from pathlib import Path
 from typing import IO
 
 import requests
+
+from shared.queue import BOT_QUEUE
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
@@ -24,12 +27,16 @@ def start_api(env: dict[str, str], bind: str, out: IO[bytes] | None = None,
                             stderr=subprocess.STDOUT if out else None)
 
 
-def start_worker(env: dict[str, str], schedule: Path, out: IO[bytes] | None = None,
-                 concurrency: int = 2, own_session: bool = False) -> subprocess.Popen[bytes]:
-    """A Celery worker with an embedded beat (the bot sweep); prefork pool."""
-    args = [str(BIN / "celery"), "-A", "worker.celery_app", "worker", "--beat",
-            "--schedule", str(schedule), "--loglevel", "info",
+def start_worker(env: dict[str, str], schedule: Path | None, out: IO[bytes] | None = None,
+                 concurrency: int = 2, own_session: bool = False, queue: str = BOT_QUEUE
+                 ) -> subprocess.Popen[bytes]:
+    """A Celery worker consuming ``queue``; prefork pool. With a ``schedule`` file it embeds
+    the beat that sends the periodic sweeps (run exactly one such worker)."""
+    args = [str(BIN / "celery"), "-A", "worker.celery_app", "worker", "--queues", queue,
+            "--hostname", f"{queue}-{secrets.token_hex(3)}@%h", "--loglevel", "info",
             "--concurrency", str(concurrency), "--without-gossip", "--without-mingle"]
+    if schedule is not None:
+        args += ["--beat", "--schedule", str(schedule)]
     return subprocess.Popen(args, cwd=ROOT, env=env, stdout=out,
                             stderr=subprocess.STDOUT if out else None,
                             start_new_session=own_session)
