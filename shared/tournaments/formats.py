@@ -109,6 +109,17 @@ def _draw_pods(entrants: int, groups: list[tuple[int, ...]], deals: int, rng: ra
     return (max(appearances) - min(appearances), max(meetings) - min(meetings)), chosen
 
 
+def swiss_max_rounds(entrants: int) -> int:
+    """The most Swiss rounds that can always be paired without a rematch, whatever happened.
+
+    After r rounds each entrant has met at most r others, so among the entrants to pair (all,
+    or all but the bye) each may still meet at least m - 1 - r of the m others; while that is
+    at least m / 2, Dirac's theorem gives a Hamiltonian cycle of the "not yet met" graph, and
+    every other edge of it (m is even) is a pairing. That holds for r < n // 2 rounds played.
+    """
+    return max(1, entrants // 2)
+
+
 def swiss_round(round_no: int, entrants: int, scores: Sequence[float],
                 met: set[frozenset[int]], byes: Counter[int], first_slot: int, seed: int
                 ) -> tuple[list[Slot], int | None]:
@@ -122,13 +133,15 @@ def swiss_round(round_no: int, entrants: int, scores: Sequence[float],
     order = list(range(entrants))
     rng.shuffle(order)
     order.sort(key=lambda e: -scores[e])
-    bye = None
-    if entrants % 2:
-        # The lowest-placed entrant that has had the fewest byes sits this round out.
-        bye = min(reversed(order), key=lambda e: byes[e])
-        order.remove(bye)
-    pairs = _pair(order, met)
-    if pairs is None:
+    # With an odd count, the lowest-placed entrant with the fewest byes sits out, or the
+    # next one if the others cannot then be paired without a rematch.
+    candidates = (sorted(reversed(order), key=lambda e: byes[e]) if entrants % 2
+                  else [None])
+    for bye in candidates:
+        pairs = _pair([e for e in order if e != bye], met)
+        if pairs is not None:
+            break
+    else:
         raise ValueError(f"no Swiss pairing without a rematch exists for round {round_no + 1}")
     slots: list[Slot] = []
     for index, pair in enumerate(pairs):

@@ -111,10 +111,10 @@ class TournamentService:
         if not max(2, seats) <= entrants <= self.max_entrants:
             raise Unprocessable(f"a tournament takes {max(2, seats)}-{self.max_entrants} "
                                 f"entrants here, not {entrants}", field="entrants")
-        if fmt == "swiss" and rounds > entrants - 1 + entrants % 2:
+        if fmt == "swiss" and rounds > formats.swiss_max_rounds(entrants):
             raise Unprocessable(f"{entrants} entrants allow at most "
-                                f"{entrants - 1 + entrants % 2} Swiss rounds without a "
-                                "rematch", field="rounds")
+                                f"{formats.swiss_max_rounds(entrants)} Swiss rounds (so that "
+                                "every round pairs without a rematch)", field="rounds")
         if spec["concurrency"] > self.max_concurrency:
             raise Unprocessable(f"at most {self.max_concurrency} matches may run at once",
                                 field="concurrency")
