@@ -31,5 +31,6 @@ def play_timeout(service: MatchService, record: MatchRecord, seat: int,
                  reason: str) -> dict[str, Any]:
     """Play the fallback move for ``seat`` at ``record.version``, logged as a timeout."""
     return service.submit_move(record.id, seat, record.version, fallback_move(record, seat),
-                               bot={"kind": FALLBACK_BOT["kind"], "fallback": True},
+                               bot={"kind": FALLBACK_BOT["kind"], "think_seconds": 0.0,
+                                    "fallback": True},
                                timeout={"reason": reason})

@@ -54,7 +54,8 @@ def test_an_overdue_seat_gets_the_fallback_move_logged_as_a_timeout(
     after = service.load(record.id)
     log = service.store.log(record.id)
     assert [e["timeout"] for e in log] == [{"reason": "deadline"}] * 2
-    assert all(e["bot"] == {"kind": "random", "fallback": True} for e in log)
+    assert all(e["bot"] == {"kind": "random", "think_seconds": 0.0, "fallback": True}
+               for e in log)
     assert after.timeouts == {0: 1, 1: 1} and after.forfeited == []
     # A seat that moves itself resets its count; the clock restarts for the seats that owe.
     moves = service.legal_moves(after, 0)
