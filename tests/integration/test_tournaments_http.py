@@ -371,3 +371,19 @@ def test_people_keep_their_bot_reply_latency_while_a_tournament_runs(stack: Clie
     assert cancel.status_code == 200 and cancel.json()["status"] == "cancelled"
     # Behind the tournament's queue each reply would wait for several searches of ~1 s.
     assert statistics.median(busy) < max(0.5, 5 * quiet), (quiet, busy)
+
+
+def test_the_command_line_runs_a_tournament_and_prints_the_standings(stack: Client) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "evo_arena", "tournament", "--server", stack.base, "--game",
+         "savanna", "--bot", "random", "--bot", "greedy", "--bot", "ismcts:8", "--seed", "6",
+         "--concurrency", "6"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("tournament ") and "6 matches (seed 6)" in lines[0]
+    assert "6/6 matches" in done.stdout and "finished" in lines
+    table = lines[lines.index("finished") + 1:]
+    assert table[0].split()[:3] == ["#", "entrant", "points"]
+    assert sorted(row[5:29].strip() for row in table[1:]) == ["greedy", "ismcts sims8",
+                                                               "random"]
+    assert sum(float(row[30:37]) for row in table[1:]) == pytest.approx(6.0)  # 6 matches
