@@ -206,7 +206,8 @@ def _strip(rating: Rating | None) -> dict[str, float] | None:
 
 def _merge(players: Sequence[tuple[str, str]], current: list[Rating | None],
            updated: list[tuple[float, float]]) -> dict[str, Rating]:
-    """The new rating of each player; a player in several seats gets their mean."""
+    """The new rating of each player; a player in several seats (two entrants of the same
+    built-in bot in one match) gets the mean of its seats' new ratings."""
     grouped: dict[str, list[tuple[float, float]]] = {}
     names: dict[str, str] = {}
     played: dict[str, int] = {}

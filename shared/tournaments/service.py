@@ -75,8 +75,6 @@ class TournamentService:
             "total": total if total is not None else len(slots), "done": 0,
             "created_at": time.time(), "finished_at": None, "byes": {}, "swiss_round": 0,
             "note": None, "owner_hash": owner_hash}
-        if len(set(map(str, (e["player"] for e in entrants)))) != count:
-            raise Unprocessable("entrants must be distinct bots and accounts", field="entrants")
         self.store.create(meta, {slot["slot"]: slot for slot in slots})
         self.start(tournament_id)
         return self.load(tournament_id)

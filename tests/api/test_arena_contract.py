@@ -106,7 +106,6 @@ def test_tournaments_and_the_leaderboard_follow_the_contract(client: FlaskClient
     for bad, field in (({**body, "format": "swiss", "seats": 3}, "format"),
                        ({**body, "format": "swiss", "rounds": 2}, "rounds"),
                        ({**body, "entrants": [{"account": "nobody"}] * 2}, "entrants"),
-                       ({**body, "entrants": [{"bot": {"kind": "random"}}] * 2}, "entrants"),
                        ({**body, "rounds": 1000, "entrants": [  # 12,000 matches
                            {"bot": {"kind": "ismcts", "simulations": n}} for n in range(1, 5)]},
                         "entrants"),
