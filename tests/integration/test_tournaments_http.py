@@ -386,3 +386,21 @@ def test_the_command_line_runs_a_tournament_and_prints_the_standings(stack: Clie
     assert sorted(row[5:29].strip() for row in table[1:]) == ["greedy", "ismcts sims8",
                                                                "random"]
     assert sum(float(row[30:37]) for row in table[1:]) == pytest.approx(6.0)  # 6 matches
+
+
+def test_pods_rotate_the_seats_of_each_deal(stack: Client) -> None:
+    created = create(stack, {"game": "savanna", "format": "pods", "seats": 3, "deals": 2,
+                             "seed": 12, "concurrency": 6, "entrants": [
+                                 {"bot": {"kind": "random"}}, {"bot": {"kind": "greedy"}},
+                                 {"bot": {"kind": "random"}, "name": "random 2"},
+                                 {"bot": {"kind": "ismcts", "simulations": 5}}]})
+    final = wait_over(stack, created["id"])
+    assert final["status"] == "finished"
+    rows = export(stack, created["id"])
+    assert len(rows) == 6
+    for deal in (0, 1):
+        group = [r for r in rows if r["deal"] == deal]
+        seatings = [[s["entrant"] for s in r["seats"]] for r in group]
+        assert len({r["seed"] for r in group}) == 1 and len({frozenset(s) for s in seatings}) == 1
+        for seat in range(3):  # each entrant of the deal sits once in each position
+            assert sorted(s[seat] for s in seatings) == sorted(seatings[0])
