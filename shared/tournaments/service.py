@@ -10,6 +10,7 @@ ever played twice. The matches' bot turns run on every worker consuming the tour
 
 from __future__ import annotations
 
+import json
 import secrets
 import time
 from collections import Counter
@@ -213,6 +214,7 @@ class TournamentService:
         meta = self.store.load(tournament_id)
         if meta is None or meta["status"] != "running":
             return
+        before = json.dumps(meta, sort_keys=True)
         slots, ids = self.store.slots(tournament_id), self.store.match_ids(tournament_id)
         results = self.store.results(tournament_id)
         for slot, match_id in sorted(ids.items()):
@@ -240,7 +242,8 @@ class TournamentService:
                                            or meta["swiss_round"] >= meta["rounds"]
                                            or meta["note"]):
             meta.update(status="finished", finished_at=time.time(), total=len(results))
-        self.store.save_meta(meta)
+        if json.dumps(meta, sort_keys=True) != before:  # the periodic tick often finds no news
+            self.store.save_meta(meta)
 
     def _next_swiss_round(self, meta: dict[str, Any], slots: dict[int, dict[str, Any]],
                           results: dict[int, dict[str, Any]]) -> dict[int, dict[str, Any]]:
