@@ -15,7 +15,6 @@ Run: ``.venv/bin/python -m bench.bench_tournament --random-rounds 4 --easy-round
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import subprocess
 import tempfile
@@ -26,8 +25,7 @@ from typing import Any, BinaryIO
 import requests
 
 from bench.bench_latency import measure, percentile
-from scripts.localredis import free_port, start_redis
-from scripts.stack import start_api, start_worker, wait_healthy
+from scripts.stack import local_stack, start_worker
 from shared.queue import TOURNAMENT_QUEUE
 
 
@@ -66,61 +64,49 @@ def main() -> None:
     parser.add_argument("--easy-rounds", type=int, default=1)
     parser.add_argument("--samples", type=int, default=100)
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as tmp:
-        redis_port, api_port = free_port(), free_port()
-        redis = start_redis(Path(tmp) / "redis", redis_port, appendonly=True)
-        env = dict(os.environ, REDIS_URL=f"redis://127.0.0.1:{redis_port}/0",
-                   TOURNAMENTS_PER_MINUTE="1000")
-        log = open(Path(tmp) / "stack.log", "wb")  # noqa: SIM115 - closed below
-        api = start_api(env, f"127.0.0.1:{api_port}", log)
-        people = start_worker(env, Path(tmp) / "beat", log)
-        base = f"http://127.0.0.1:{api_port}"
-        try:
-            wait_healthy(base, api)
-            rates: dict[tuple[str, int], float] = {}
-            for workers in (1, 2):
-                pool = tournament_workers(env, workers, log)
-                try:
-                    run_tournament(base, {"kind": "random"}, 1, 8)  # warm-up: forks, imports
-                    for name, bot, rounds in (("random", {"kind": "random"}, args.random_rounds),
-                                              ("easy", {"kind": "ismcts", "level": "easy"},
-                                               args.easy_rounds)):
-                        matches, seconds = run_tournament(base, bot, rounds, 8)
-                        rates[(name, workers)] = matches / seconds * 3600
-                        print(f"{name:>6} bots, {workers} tournament worker(s): {matches} "
-                              f"matches in {seconds:.1f} s = {rates[(name, workers)]:,.0f} "
-                              "matches/hour", flush=True)
-                finally:
-                    stop(pool)
-            for name in ("random", "easy"):
-                print(f"{name:>6} bots: two workers / one = "
-                      f"{rates[(name, 2)] / rates[(name, 1)]:.2f}x")
-            measure(base, 10, "random")  # warm-up of the people's worker
-            quiet = measure(base, args.samples, "random")
-            pool = tournament_workers(env, 2, log)
+    with tempfile.TemporaryDirectory() as tmp, local_stack(
+            Path(tmp), TOURNAMENTS_PER_MINUTE="1000") as stack:
+        base = stack.base
+        rates: dict[tuple[str, int], float] = {}
+        for workers in (1, 2):
+            pool = tournament_workers(stack.env, workers, stack.log)
             try:
-                body = {"game": "savanna", "format": "round_robin", "rounds": 50, "seed": 2,
-                        "concurrency": 8, "entrants": [{"bot": {"kind": "ismcts",
-                                                                 "level": "easy"}}] * 4}
-                heavy = requests.post(f"{base}/v1/tournaments", json=body, timeout=60).json()
-                time.sleep(3)  # both tournament workers busy, their queue filled
-                busy = measure(base, args.samples, "random")
-                progress = requests.get(f"{base}/v1/tournaments/{heavy['id']}",
-                                        timeout=60).json()["progress"]
-                requests.post(f"{base}/v1/tournaments/{heavy['id']}/cancel", timeout=60,
-                              headers={"Authorization": f"Bearer {heavy['owner_token']}"})
+                run_tournament(base, {"kind": "random"}, 1, 8)  # warm-up: forks, imports
+                for name, bot, rounds in (("random", {"kind": "random"}, args.random_rounds),
+                                          ("easy", {"kind": "ismcts", "level": "easy"},
+                                           args.easy_rounds)):
+                    matches, seconds = run_tournament(base, bot, rounds, 8)
+                    rates[(name, workers)] = matches / seconds * 3600
+                    print(f"{name:>6} bots, {workers} tournament worker(s): {matches} "
+                          f"matches in {seconds:.1f} s = {rates[(name, workers)]:,.0f} "
+                          "matches/hour", flush=True)
             finally:
                 stop(pool)
-            print(f"tournament running meanwhile: {progress['done']} of {progress['total']} "
-                  "matches done when the samples ended")
-            for label, values in (("no tournament", quiet), ("easy tournament running", busy)):
-                print(f"bot reply queue overhead, {label}: p50 "
-                      f"{statistics.median(values) * 1000:.1f} ms, p95 "
-                      f"{percentile(values, 0.95) * 1000:.1f} ms ({len(values)} replies)")
+        for name in ("random", "easy"):
+            print(f"{name:>6} bots: two workers / one = "
+                  f"{rates[(name, 2)] / rates[(name, 1)]:.2f}x")
+        measure(base, 10, "random")  # warm-up of the people's worker
+        quiet = measure(base, args.samples, "random")
+        pool = tournament_workers(stack.env, 2, stack.log)
+        try:
+            body = {"game": "savanna", "format": "round_robin", "rounds": 50, "seed": 2,
+                    "concurrency": 8, "entrants": [{"bot": {"kind": "ismcts",
+                                                             "level": "easy"}}] * 4}
+            heavy = requests.post(f"{base}/v1/tournaments", json=body, timeout=60).json()
+            time.sleep(3)  # both tournament workers busy, their queue filled
+            busy = measure(base, args.samples, "random")
+            progress = requests.get(f"{base}/v1/tournaments/{heavy['id']}",
+                                    timeout=60).json()["progress"]
+            requests.post(f"{base}/v1/tournaments/{heavy['id']}/cancel", timeout=60,
+                          headers={"Authorization": f"Bearer {heavy['owner_token']}"})
         finally:
-            stop([people, api, redis])
-            log.close()
-
+            stop(pool)
+    print(f"tournament running meanwhile: {progress['done']} of {progress['total']} "
+          "matches done when the samples ended")
+    for label, values in (("no tournament", quiet), ("easy tournament running", busy)):
+        print(f"bot reply queue overhead, {label}: p50 "
+              f"{statistics.median(values) * 1000:.1f} ms, p95 "
+              f"{percentile(values, 0.95) * 1000:.1f} ms ({len(values)} replies)")
 
 if __name__ == "__main__":
     main()
