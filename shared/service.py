@@ -121,10 +121,13 @@ class MatchService:
         if state.is_over():  # a game with no decisions at all; kept for completeness
             record.status, record.result = "finished", state.result().to_json()
         self._restart_clocks(record, None)
-        if not self.store.create(record, {seat: hash_secret(t) for seat, t in tokens.items()}):
-            return self.load(record.id), {}
+        created = self.store.create(record, {s: hash_secret(t) for s, t in tokens.items()})
+        # Noting the seats again is harmless, and needed if a creator died half-way (its bot
+        # turns are re-enqueued by the sweep).
         for account_id in dict.fromkeys(accounts):
             self.accounts.add_match(account_id, record.id)
+        if not created:
+            return self.load(record.id), {}
         self.enqueue_bot_turns(record)
         return record, tokens
 
