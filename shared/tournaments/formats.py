@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import math
 import random
 from collections import Counter
 from collections.abc import Sequence
@@ -26,7 +27,8 @@ FORMATS = ("round_robin", "swiss", "pods")
 # Pods choose among all groups of a deal; beyond this many candidates they sample them.
 MAX_POD_CANDIDATES = 5000
 POD_ATTEMPTS = 200  # greedy draws tried at most ...
-POD_WORK = 400_000  # ... within this many group evaluations
+POD_WORK = 100_000  # ... within this many group evaluations (bounds the API request)
+MIN_POD_SAMPLE = 50  # groups looked at per deal at least, however long the schedule
 
 
 def deal_seed(seed: int, deal: int) -> int:
@@ -65,9 +67,12 @@ def pods(entrants: int, seats: int, deals: int, seed: int) -> list[Slot]:
     even schedule kept, since one greedy pass can paint itself into a corner.
     """
     rng = random.Random(f"pods:{seed}")
-    groups = list(itertools.combinations(range(entrants), seats))
-    if len(groups) > MAX_POD_CANDIDATES:
-        groups = rng.sample(groups, MAX_POD_CANDIDATES)
+    if math.comb(entrants, seats) <= MAX_POD_CANDIDATES:
+        groups = list(itertools.combinations(range(entrants), seats))
+    else:  # too many to list: a random selection of them
+        groups = list({tuple(sorted(rng.sample(range(entrants), seats)))
+                       for _ in range(MAX_POD_CANDIDATES)})
+        groups.sort()
     attempts = max(1, min(POD_ATTEMPTS, POD_WORK // max(1, deals * len(groups))))
     best: tuple[tuple[int, int], list[tuple[int, ...]]] | None = None
     for attempt in range(attempts):
@@ -100,7 +105,10 @@ def _draw_pods(entrants: int, groups: list[tuple[int, ...]], deals: int, rng: ra
             pairs = [met[p] for p in itertools.combinations(group, 2)]
             most_played = 0 if pairs_first else max(played[e] for e in group)
             return (most_played, max(pairs), sum(p * p for p in pairs) + rng.random())
-        group = min(groups, key=cost)
+        # A long schedule looks at a sample of the groups each deal, within the work budget.
+        per_deal = max(MIN_POD_SAMPLE, POD_WORK // max(1, deals))
+        candidates = groups if len(groups) <= per_deal else rng.sample(groups, per_deal)
+        group = min(candidates, key=cost)
         played.update(group)
         met.update(itertools.combinations(group, 2))
         chosen.append(group)
