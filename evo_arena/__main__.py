@@ -104,11 +104,11 @@ def run_tournament(args: argparse.Namespace, out: TextIO) -> int:
     while status == "running":
         for event in events(http, f"{url}/stream"):
             status = event["status"]
-            print(f"\r{bar(event['progress'])}", end="", file=out, flush=True)
+            print(f"\r{bar(event['progress']):<72}", end="", file=out, flush=True)
         if status == "running":
             time.sleep(1)  # the stream ended (its time limit); reconnect
     final = http.get(url, timeout=60).json()
-    print(f"\r{bar(final['progress'])}\n{final['status']}", file=out)
+    print(f"\r{bar(final['progress']):<72}\n{final['status']}", file=out)
     print(json.dumps(final, indent=2) if args.json else table(final["standings"]), file=out)
     return 0 if final["status"] == "finished" else 1
 
