@@ -4,10 +4,8 @@ from __future__ import annotations
 
 from flask import Flask
 
+from shared import services
 from shared.config import Settings
-from shared.queue import make_enqueue
-from shared.service import MatchService
-from shared.store import MatchStore
 
 
 def create_app(settings: Settings | None = None) -> Flask:
@@ -16,13 +14,14 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
     app.json.sort_keys = False  # keep the documented field order
     app.extensions["evo.settings"] = settings
-    app.extensions["evo.service"] = MatchService(
-        MatchStore.from_url(settings.redis_url), make_enqueue(settings.broker_url),
-        settings.idempotency_ttl)
+    built = services.build(settings)
+    app.extensions["evo.service"] = built.matches
+    app.extensions["evo.accounts"] = built.accounts
+    app.extensions["evo.tournaments"] = built.tournaments
 
-    from api import docs, errors, games, health, matches
+    from api import accounts, docs, errors, games, health, matches, tournaments
 
     errors.register(app)
-    for module in (health, docs, games, matches):
+    for module in (health, docs, games, matches, accounts, tournaments):
         app.register_blueprint(module.bp)
     return app

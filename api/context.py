@@ -8,13 +8,19 @@ from typing import Any
 from flask import current_app, request
 from marshmallow import Schema
 
+from shared.accounts import AccountService
 from shared.config import Settings
 from shared.errors import ServiceError, Unauthorized
 from shared.service import MatchService
+from shared.tournaments.service import TournamentService
 
 
 class BadRequest(ServiceError):
     status = 400
+
+
+class TooManyRequests(ServiceError):
+    status = 429
 
 
 def service() -> MatchService:
@@ -23,6 +29,21 @@ def service() -> MatchService:
 
 def settings() -> Settings:
     return current_app.extensions["evo.settings"]
+
+
+def accounts() -> AccountService:
+    return current_app.extensions["evo.accounts"]
+
+
+def tournaments() -> TournamentService:
+    return current_app.extensions["evo.tournaments"]
+
+
+def rate_limit(bucket: str, per_minute: int) -> None:
+    """Refuse (429) a client address's request beyond ``per_minute`` in this minute."""
+    who = request.remote_addr or "unknown"
+    if not accounts().store.hit(bucket, who, per_minute, 60.0):
+        raise TooManyRequests(f"at most {per_minute} such requests a minute; retry later")
 
 
 def json_body(schema: Schema) -> dict[str, Any]:
@@ -56,5 +77,5 @@ def bearer_token() -> str | None:
         return None
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
-        raise Unauthorized("the Authorization header must be 'Bearer <seat token>'")
+        raise Unauthorized("the Authorization header must be 'Bearer <token>'")
     return token.strip()

@@ -51,9 +51,11 @@ class SeatSchema(Schema):
     class Meta:
         unknown = RAISE
 
-    kind = fields.String(required=True, validate=validate.OneOf(["human", "open", "bot"]))
+    kind = fields.String(required=True,
+                         validate=validate.OneOf(["human", "open", "bot", "account"]))
     name = fields.String(validate=[validate.Length(1, 40), printable_utf8])
     bot = fields.Nested(BotSchema)
+    account = fields.String(validate=validate.Length(1, 40))
 
     @validates_schema
     def bot_only_for_bots(self, data: dict[str, Any], **_: Any) -> None:
@@ -61,6 +63,9 @@ class SeatSchema(Schema):
             raise ValidationError("a bot seat needs 'bot': {'kind': ...}", "bot")
         if data["kind"] != "bot" and "bot" in data:
             raise ValidationError("only a bot seat takes 'bot'", "bot")
+        if (data["kind"] == "account") != ("account" in data):
+            raise ValidationError("an account seat (and only it) takes 'account': its id",
+                                  "account")
         if "bot" in data and {"level", "simulations"} <= set(data["bot"]):
             raise ValidationError("give 'level' or 'simulations', not both", "bot")
 
@@ -74,6 +79,8 @@ class CreateMatchSchema(Schema):
     seed = StrictInt(validate=validate.Range(0, 2**63 - 1), allow_none=True)
     seats = fields.List(fields.Nested(SeatSchema), required=True,
                         validate=validate.Length(1, 8))
+    move_deadline = fields.Float(validate=validate.Range(0.1, 86400), allow_nan=False)
+    rated = fields.Boolean(load_default=False)
 
 
 class JoinSchema(Schema):

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import json
-import time
 from collections.abc import Iterator
 from typing import Any
 
-from flask import Blueprint, Response, request, stream_with_context
+from flask import Blueprint, Response, request
 
+from api import sse
 from api.context import bearer_token, json_body, query, service, settings
 from api.match_schemas import (
     CreateMatchSchema,
@@ -28,7 +27,8 @@ _IDEMPOTENCY_KEY_MAX = 200
 def create_match() -> tuple[dict[str, Any], int, dict[str, str]]:
     body = json_body(CreateMatchSchema())
     record, tokens = service().create_match(body["game"], body["options"], body.get("seed"),
-                                            body["seats"])
+                                            body["seats"], rated=body["rated"],
+                                            move_deadline=body.get("move_deadline"))
     out = service().describe(record, None)
     out["tokens"] = [{"seat": seat, "token": token} for seat, token in sorted(tokens.items())]
     return out, 201, {"Location": f"/v1/matches/{record.id}"}
@@ -91,32 +91,28 @@ def stream(match_id: str) -> Response:
     record = service().load(match_id)
     last_id = request.headers.get("Last-Event-ID", "")
     since = args.get("since", int(last_id) if last_id.isascii() and last_id.isdigit() else None)
-    store, limit = service().store, settings().max_wait_seconds * 10
+    store = service().store
+    seen = {"version": record.version, "status": record.status}
 
-    def generate() -> Iterator[str]:
-        yield "retry: 2000\n\n"
-        current = record.version
-        if since is None or since != current:
+    def first() -> Iterator[str]:
+        if since is None or since != record.version:
             yield _sse(record.version, record.status, record.to_move)
-        deadline = time.monotonic() + limit
-        while time.monotonic() < deadline and record.status != "finished":
-            seen = store.wait_for_change(match_id, current, 15.0)
-            if seen is None:
-                return
-            if seen == current:
-                yield ": keep-alive\n\n"
-                continue
-            latest = service().load(match_id)
-            current = latest.version
-            yield _sse(latest.version, latest.status, latest.to_move)
-            if latest.status == "finished":
-                return
 
-    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-    return Response(stream_with_context(generate()), mimetype="text/event-stream",
-                    headers=headers)
+    def wait(seconds: float) -> Iterator[str] | None:
+        if seen["status"] == "finished":
+            return None
+        current = store.wait_for_change(match_id, seen["version"], seconds)
+        if current is None:
+            return None
+        if current == seen["version"]:
+            return iter([])
+        latest = service().load(match_id)
+        seen.update(version=latest.version, status=latest.status)
+        return iter([_sse(latest.version, latest.status, latest.to_move)])
+
+    return sse.stream(first(), wait)
 
 
 def _sse(version: int, status: str, to_move: list[int]) -> str:
-    data = json.dumps({"version": version, "status": status, "to_move": to_move})
-    return f"id: {version}\nevent: version\ndata: {data}\n\n"
+    return sse.event("version", version, {"version": version, "status": status,
+                                           "to_move": to_move})

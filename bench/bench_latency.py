@@ -10,7 +10,6 @@ Run: ``.venv/bin/python -m bench.bench_latency --samples 200``.
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import statistics
 import tempfile
@@ -19,8 +18,7 @@ from pathlib import Path
 
 import requests
 
-from scripts.localredis import free_port, start_redis
-from scripts.stack import start_api, start_worker, wait_healthy
+from scripts.stack import local_stack
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -68,23 +66,9 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=200)
     parser.add_argument("--bot", default="random")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as tmp:
-        redis_port, api_port = free_port(), free_port()
-        redis = start_redis(Path(tmp) / "redis", redis_port, appendonly=True)
-        env = dict(os.environ, REDIS_URL=f"redis://127.0.0.1:{redis_port}/0")
-        log = open(Path(tmp) / "stack.log", "wb")  # noqa: SIM115 - closed below
-        api = start_api(env, f"127.0.0.1:{api_port}", log)
-        worker = start_worker(env, Path(tmp) / "beat", log)
-        base = f"http://127.0.0.1:{api_port}"
-        try:
-            wait_healthy(base, api)
-            measure(base, 10, args.bot)  # warm-up: worker pool forks, imports, connections
-            values = measure(base, args.samples, args.bot)
-        finally:
-            for process in (worker, api, redis):
-                process.terminate()
-                process.wait(timeout=20)
-            log.close()
+    with tempfile.TemporaryDirectory() as tmp, local_stack(Path(tmp)) as stack:
+        measure(stack.base, 10, args.bot)  # warm-up: worker pool forks, imports, connections
+        values = measure(stack.base, args.samples, args.bot)
     print(f"queue overhead (human move accepted -> {args.bot} bot reply readable, minus "
           f"thinking), {len(values)} replies: p50 {statistics.median(values) * 1000:.1f} ms, "
           f"p95 {percentile(values, 0.95) * 1000:.1f} ms")

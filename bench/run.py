@@ -1,7 +1,8 @@
 """``make bench``: every quick benchmark in turn, each printing its figures and its command.
 
 Engine random-play rates (one core), ISMCTS simulation rates against playout rates, the
-queue overhead of a bot reply and the searches of a bot-only draft through the real service.
+queue overhead of a bot reply, the searches of a bot-only draft through the real service and
+tournament throughput (one and two workers) with the reply latency while a tournament runs.
 Bot strength is slow and has its own target (``make bench-strength``).
 """
 
@@ -16,6 +17,7 @@ BENCHES = [
     ["bench.bench_search", "--players", "4", "--seconds", "3"],
     ["bench.bench_latency", "--samples", "200"],
     ["bench.bench_draft", "--matches", "3", "--simulations", "300", "--concurrency", "4"],
+    ["bench.bench_tournament", "--random-rounds", "4", "--easy-rounds", "1"],
 ]
 
 

@@ -1,5 +1,6 @@
-"""``make run``: start Redis (unless ``REDIS_URL`` is set), the API under gunicorn and one Celery
-worker (with its beat for the bot sweep) on this machine; Ctrl-C stops all three cleanly."""
+"""``make run``: start Redis (unless ``REDIS_URL`` is set), the API under gunicorn and two Celery
+workers on this machine: one for people's matches (with the beat of the sweeps), one for
+tournaments, so a person's game never waits behind a tournament. Ctrl-C stops them all."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import time
 
 from scripts.localredis import start_redis
 from scripts.stack import ROOT, start_api, start_worker
+from shared.queue import TOURNAMENT_QUEUE
 
 VAR = ROOT / "var"
 
@@ -26,8 +28,12 @@ def main() -> int:
     port = env.get("PORT", "8000")
     processes.append(("api", start_api(env, f"0.0.0.0:{port}")))
     VAR.mkdir(exist_ok=True)
+    concurrency = int(env.get("WORKER_CONCURRENCY", 2))
     processes.append(("worker", start_worker(env, VAR / "celerybeat-schedule",
-                                             concurrency=int(env.get("WORKER_CONCURRENCY", 2)))))
+                                             concurrency=concurrency)))
+    processes.append(("tournament worker", start_worker(
+        env, None, concurrency=int(env.get("TOURNAMENT_CONCURRENCY", concurrency)),
+        queue=TOURNAMENT_QUEUE)))
     print(f"Evo Arena: API on http://127.0.0.1:{port} (docs at /docs); Ctrl-C stops it.")
 
     stopping = False

@@ -1,15 +1,23 @@
-"""Starting the API (gunicorn) and a Celery worker as child processes: used by ``make run``,
-the integration tests and the latency benchmark, so all three run the same commands."""
+"""Starting the API (gunicorn) and Celery workers as child processes: used by ``make run``,
+the integration tests and the benchmarks, so all of them run the same commands."""
 
 from __future__ import annotations
 
+import os
+import secrets
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
 import requests
+
+from scripts.localredis import free_port, start_redis
+from shared.queue import BOT_QUEUE
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
@@ -24,12 +32,16 @@ def start_api(env: dict[str, str], bind: str, out: IO[bytes] | None = None,
                             stderr=subprocess.STDOUT if out else None)
 
 
-def start_worker(env: dict[str, str], schedule: Path, out: IO[bytes] | None = None,
-                 concurrency: int = 2, own_session: bool = False) -> subprocess.Popen[bytes]:
-    """A Celery worker with an embedded beat (the bot sweep); prefork pool."""
-    args = [str(BIN / "celery"), "-A", "worker.celery_app", "worker", "--beat",
-            "--schedule", str(schedule), "--loglevel", "info",
+def start_worker(env: dict[str, str], schedule: Path | None, out: IO[bytes] | None = None,
+                 concurrency: int = 2, own_session: bool = False, queue: str = BOT_QUEUE
+                 ) -> subprocess.Popen[bytes]:
+    """A Celery worker consuming ``queue``; prefork pool. With a ``schedule`` file it embeds
+    the beat that sends the periodic sweeps (run exactly one such worker)."""
+    args = [str(BIN / "celery"), "-A", "worker.celery_app", "worker", "--queues", queue,
+            "--hostname", f"{queue}-{secrets.token_hex(3)}@%h", "--loglevel", "info",
             "--concurrency", str(concurrency), "--without-gossip", "--without-mingle"]
+    if schedule is not None:
+        args += ["--beat", "--schedule", str(schedule)]
     return subprocess.Popen(args, cwd=ROOT, env=env, stdout=out,
                             stderr=subprocess.STDOUT if out else None,
                             start_new_session=own_session)
@@ -48,3 +60,32 @@ def wait_healthy(url: str, process: subprocess.Popen[bytes], timeout: float = 90
             process.wait(timeout=15)
             raise RuntimeError(f"the API at {url} did not start")
         time.sleep(0.1)
+
+
+@dataclass
+class LocalStack:
+    """A throwaway stack for a benchmark: its API URL, environment and shared log file."""
+
+    base: str
+    env: dict[str, str]
+    log: IO[bytes]
+
+
+@contextmanager
+def local_stack(tmp: Path, **env: str) -> Iterator[LocalStack]:
+    """Redis (AOF on), the API and the worker of people's matches on free ports, in ``tmp``;
+    ``env`` adds settings. Everything is stopped on exit."""
+    redis_port, api_port = free_port(), free_port()
+    redis = start_redis(tmp / "redis", redis_port, appendonly=True)
+    environment = dict(os.environ, REDIS_URL=f"redis://127.0.0.1:{redis_port}/0", **env)
+    with open(tmp / "stack.log", "wb") as log:
+        api = start_api(environment, f"127.0.0.1:{api_port}", log)
+        worker = start_worker(environment, tmp / "beat", log)
+        base = f"http://127.0.0.1:{api_port}"
+        try:
+            wait_healthy(base, api)
+            yield LocalStack(base, environment, log)
+        finally:
+            for process in (worker, api, redis):
+                process.terminate()
+                process.wait(timeout=30)

@@ -15,6 +15,14 @@ class Settings:
     bot_lease_seconds: float  # a bot task holds its turn for its think cap plus this
     idempotency_ttl: int  # seconds an Idempotency-Key's answer is kept
     max_wait_seconds: float  # longest long-poll / SSE wait a client may ask for
+    webhook_allow: str = ""  # CIDRs a webhook may target although not public (comma list)
+    max_tournament_matches: int = 5000  # the largest tournament one request may create
+    max_tournament_entrants: int = 64
+    max_tournament_concurrency: int = 32  # matches of one tournament running at once
+    accounts_per_minute: int = 20  # per client address
+    tournaments_per_minute: int = 10  # per client address
+    waiting_expire_seconds: float = 3600  # a match waiting for open seats this long expires
+    webhook_default_timeout: float = 10  # seconds a webhook may take without a deadline
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -27,4 +35,12 @@ class Settings:
             bot_lease_seconds=float(os.environ.get("BOT_LEASE_SECONDS", 15)),
             idempotency_ttl=int(os.environ.get("IDEMPOTENCY_TTL", 24 * 3600)),
             max_wait_seconds=float(os.environ.get("MAX_WAIT_SECONDS", 30)),
+            webhook_allow=os.environ.get("WEBHOOK_ALLOW", ""),
+            max_tournament_matches=int(os.environ.get("MAX_TOURNAMENT_MATCHES", 5000)),
+            max_tournament_entrants=int(os.environ.get("MAX_TOURNAMENT_ENTRANTS", 64)),
+            max_tournament_concurrency=int(os.environ.get("MAX_TOURNAMENT_CONCURRENCY", 32)),
+            accounts_per_minute=int(os.environ.get("ACCOUNTS_PER_MINUTE", 20)),
+            tournaments_per_minute=int(os.environ.get("TOURNAMENTS_PER_MINUTE", 10)),
+            waiting_expire_seconds=float(os.environ.get("WAITING_EXPIRE_SECONDS", 3600)),
+            webhook_default_timeout=float(os.environ.get("WEBHOOK_DEFAULT_TIMEOUT", 10)),
         )

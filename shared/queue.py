@@ -1,4 +1,9 @@
-"""Enqueueing bot turns by task name, so the API never imports worker code."""
+"""Enqueueing worker tasks by name, so the API never imports worker code.
+
+Two queues: ``bots`` for the turns of people's matches (and the periodic sweeps), and
+``tournament`` for tournament matches' turns and their scheduler, so a person's game never
+waits behind a tournament's searches (``make run`` starts a worker for each).
+"""
 
 from __future__ import annotations
 
@@ -10,6 +15,11 @@ from celery import Celery
 BOT_TURN_TASK = "evo.play_bot_turn"
 SWEEP_TASK = "evo.sweep_bot_turns"
 BOT_QUEUE = "bots"
+TOURNAMENT_QUEUE = "tournament"
+MATCH_FINISHED_TASK = "evo.match_finished"
+TOURNAMENT_TICK_TASK = "evo.tick_tournament"
+TOURNAMENT_SWEEP_TASK = "evo.sweep_tournaments"
+DEADLINE_SWEEP_TASK = "evo.sweep_deadlines"
 
 
 def celery_config(broker_url: str) -> dict[str, object]:
@@ -37,14 +47,23 @@ def _sender(broker_url: str) -> Celery:
     return app
 
 
-def make_enqueue(broker_url: str) -> Callable[[str, int, int], None]:
+def make_enqueue(broker_url: str, queue: str = BOT_QUEUE) -> Callable[[str, int, int], None]:
     """An ``enqueue(match_id, seat, version)`` that sends a bot-turn task by name."""
 
     def enqueue(match_id: str, seat: int, version: int) -> None:
         _sender(broker_url).send_task(BOT_TURN_TASK, args=[match_id, seat, version],
-                                      queue=BOT_QUEUE)
+                                      queue=queue)
 
     return enqueue
+
+
+def make_sender(broker_url: str, task: str) -> Callable[[str], None]:
+    """A ``send(id)`` for a tournament-queue task taking one id (a match or a tournament)."""
+
+    def send(ident: str) -> None:
+        _sender(broker_url).send_task(task, args=[ident], queue=TOURNAMENT_QUEUE)
+
+    return send
 
 
 def broker_reachable(broker_url: str) -> bool:

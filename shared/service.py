@@ -2,7 +2,14 @@
 
 Used by the API and the worker alike, so a bot's move is validated exactly like a human's.
 It never touches Redis itself (that is :mod:`shared.store`) and never imports Flask or Celery:
-bot turns are handed to an ``enqueue(match_id, seat, version)`` callable.
+bot turns are handed to an ``enqueue(match_id, seat, version)`` callable (a tournament
+match's to ``background``), a finished tournament or rated match to ``on_finish(match_id)``.
+
+Seats are ``human``, ``open``, ``bot`` (a built-in bot) or ``account`` (a registered bot: it
+pulls its turns with its API key, or the worker pushes them to its webhook). A match may set
+``move_deadline``: a person's or pull bot's seat that owes a move past it gets a fallback
+move (``worker.deadlines``); after ``forfeit_after`` consecutive timeouts the seat forfeits
+and the fallback plays it to the end.
 """
 
 from __future__ import annotations
@@ -16,12 +23,14 @@ from collections.abc import Callable
 from typing import Any
 
 from shared import bot_catalogue
+from shared.account_store import AccountStore
 from shared.errors import Conflict, Forbidden, NotFound, Unauthorized, Unprocessable
 from shared.games import get_game
 from shared.protocol import Game, IllegalMove, NotYourTurn, State
-from shared.store import MatchRecord, MatchStore, hash_secret
+from shared.store import ENDED, MatchRecord, MatchStore, hash_secret
 
 Enqueue = Callable[[str, int, int], None]
+OnFinish = Callable[[str], None]
 
 
 def _rng_from(record: MatchRecord) -> random.Random:
@@ -32,19 +41,42 @@ def _rng_from(record: MatchRecord) -> random.Random:
 
 
 def _public_seat(seat: dict[str, Any]) -> dict[str, Any]:
-    return {key: seat[key] for key in ("seat", "kind", "name", "bot", "joined") if key in seat}
+    return {key: seat[key] for key in ("seat", "kind", "name", "bot", "account", "joined")
+            if key in seat}
+
+
+def clocked(record: MatchRecord, seat: int) -> bool:
+    """Whether ``seat``'s moves run against the deadline: a person's or a pull bot's seat.
+
+    The server's own players (built-in bots, webhook bots, forfeited seats) are not clocked
+    here: their time is spent in the queue and the worker, not by the entrant.
+    """
+    info = record.seats[seat]
+    return (record.move_deadline is not None and info["kind"] != "bot"
+            and not info.get("webhook") and seat not in record.forfeited)
 
 
 class MatchService:
-    def __init__(self, store: MatchStore, enqueue: Enqueue, idempotency_ttl: int = 86400):
+    def __init__(self, store: MatchStore, enqueue: Enqueue, idempotency_ttl: int = 86400,
+                 background: Enqueue | None = None, on_finish: OnFinish | None = None):
         self.store = store
+        self.accounts = AccountStore(store.redis)
         self.enqueue = enqueue
+        self.background = background or enqueue
+        self.on_finish = on_finish
         self.idempotency_ttl = idempotency_ttl
 
     # -- creation ---------------------------------------------------------------------------
     def create_match(self, game_id: str, options: dict[str, Any] | None, seed: int | None,
-                     seats: list[dict[str, Any]]) -> tuple[MatchRecord, dict[int, str]]:
-        """Create a match; returns it and the tokens of its human seats (shown only now)."""
+                     seats: list[dict[str, Any]], *, move_deadline: float | None = None,
+                     rated: bool = False, tournament: str | None = None,
+                     forfeit_after: int | None = None, match_id: str | None = None
+                     ) -> tuple[MatchRecord, dict[int, str]]:
+        """Create a match; returns it and the tokens of its human seats (shown only now).
+
+        A tournament names the ``match_id`` it claimed; creating it again returns the stored
+        match unchanged (and no token).
+        """
         try:
             game = get_game(game_id)
         except KeyError:
@@ -62,9 +94,17 @@ class MatchService:
                     or f"{spec['kind']}-{index}", "joined": spec["kind"] != "open"}
             if spec["kind"] == "bot":
                 seat["bot"] = self._bot_spec(spec.get("bot") or {}, index)
+            if spec["kind"] == "account":
+                account = self._account(spec.get("account"), index)
+                seat.update(account=account["id"], name=spec.get("name") or account["name"],
+                            webhook=bool(account.get("webhook")))
             if spec["kind"] == "human":
                 tokens[index] = secrets.token_urlsafe(32)
             stored_seats.append(seat)
+        accounts = [s["account"] for s in stored_seats if s["kind"] == "account"]
+        if rated and any(s["kind"] not in ("bot", "account") for s in stored_seats):
+            raise Unprocessable("a rated match needs every seat to be a bot or an account",
+                                field="rated")
         if seed is None:
             seed = secrets.randbits(63)
         rng = random.Random(seed)
@@ -72,16 +112,31 @@ class MatchService:
         now = time.time()
         all_joined = all(s["joined"] for s in stored_seats)
         record = MatchRecord(
-            id=secrets.token_hex(8), game=game.id, rules_version=game.version,
+            id=match_id or secrets.token_hex(8), game=game.id, rules_version=game.version,
             options=resolved, seed=seed, seats=stored_seats,
             status="running" if all_joined else "waiting", version=1,
             state=json.dumps(state.to_json()), rng=json.dumps(rng.getstate()), result=None,
-            to_move=state.to_move(), created_at=now, updated_at=now)
+            to_move=state.to_move(), created_at=now, updated_at=now, tournament=tournament,
+            rated=rated, move_deadline=move_deadline, forfeit_after=forfeit_after)
         if state.is_over():  # a game with no decisions at all; kept for completeness
             record.status, record.result = "finished", state.result().to_json()
-        self.store.create(record, {seat: hash_secret(tok) for seat, tok in tokens.items()})
+        self._restart_clocks(record, None)
+        created = self.store.create(record, {s: hash_secret(t) for s, t in tokens.items()})
+        # Noting the seats again is harmless, and needed if a creator died half-way (its bot
+        # turns are re-enqueued by the sweep).
+        for account_id in dict.fromkeys(accounts):
+            self.accounts.add_match(account_id, record.id)
+        if not created:
+            return self.load(record.id), {}
         self.enqueue_bot_turns(record)
         return record, tokens
+
+    def _account(self, account_id: Any, index: int) -> dict[str, Any]:
+        account = self.accounts.load(str(account_id)) if isinstance(account_id, str) else None
+        if account is None:
+            raise Unprocessable(f"seat {index}: no account with id {account_id!r}",
+                                field="seats")
+        return account
 
     @staticmethod
     def _bot_spec(spec: dict[str, Any], index: int) -> dict[str, Any]:
@@ -116,7 +171,11 @@ class MatchService:
         return record
 
     def authenticate(self, match_id: str, token: str | None, required: bool) -> int | None:
-        """The seat a bearer token belongs to; None for a spectator when not ``required``."""
+        """The seat a bearer token belongs to; None for a spectator when not ``required``.
+
+        The token is a seat token or an account's API key: an account holding a seat of the
+        match plays it (the seat that owes a move first, if it holds several).
+        """
         if token is None:
             if required:
                 raise Unauthorized("this call needs a seat token: send 'Authorization: "
@@ -124,8 +183,19 @@ class MatchService:
             return None
         seat = self.store.seat_for_token(match_id, token)
         if seat is None:
+            seat = self._account_seat(match_id, token)
+        if seat is None:
             raise Forbidden("the token does not belong to any seat of this match")
         return seat
+
+    def _account_seat(self, match_id: str, key: str) -> int | None:
+        account_id = self.accounts.by_key_hash(hash_secret(key))
+        record = self.store.load(match_id) if account_id is not None else None
+        if record is None:
+            return None
+        held = [s["seat"] for s in record.seats if s.get("account") == account_id]
+        owing = [seat for seat in held if seat in record.to_move]
+        return (owing or held or [None])[0]
 
     def describe(self, record: MatchRecord, seat: int | None) -> dict[str, Any]:
         """The match as ``seat`` (None: a spectator) may see it."""
@@ -139,6 +209,9 @@ class MatchService:
             "you": seat, "view": state.view(seat), "result": record.result,
             "seed": record.seed if finished else None,
             "created_at": record.created_at, "updated_at": record.updated_at,
+            "move_deadline": record.move_deadline, "deadline_at": record.deadline_at(),
+            "rated": record.rated, "tournament": record.tournament,
+            "forfeited": record.forfeited,
         }
 
     def legal_moves(self, record: MatchRecord, seat: int) -> list[dict[str, Any]]:
@@ -162,6 +235,8 @@ class MatchService:
         for _ in range(10):  # retry a lost compare-and-set against other joiners
             record = self.load(match_id)
             open_seats = [s["seat"] for s in record.seats if not s["joined"]]
+            if record.status == "expired":
+                raise Conflict("this match expired before its open seats were joined")
             if not open_seats:
                 raise Conflict("this match has no open seat left")
             if seat is None:
@@ -177,6 +252,7 @@ class MatchService:
             record.seats[chosen].update(joined=True, name=name or record.seats[chosen]["name"])
             if all(s["joined"] for s in record.seats):
                 record.status = "running"
+                self._restart_clocks(record, None)
             record.version += 1
             record.updated_at = time.time()
             token = secrets.token_urlsafe(32)
@@ -192,10 +268,12 @@ class MatchService:
     # -- playing ----------------------------------------------------------------------------
     def submit_move(self, match_id: str, seat: int, expected_version: int,
                     move: dict[str, Any] | str, idempotency_key: str | None = None,
-                    bot: dict[str, Any] | None = None) -> dict[str, Any]:
+                    bot: dict[str, Any] | None = None, timeout: dict[str, Any] | None = None
+                    ) -> dict[str, Any]:
         """Validate and apply one move with a compare-and-set on ``expected_version``.
 
-        ``bot`` (kind, thinking time) is recorded in the log entry of a bot's move.
+        ``bot`` (kind, thinking time) is recorded in the log entry of a bot's move;
+        ``timeout`` (why) marks a fallback move played for a seat that did not answer.
         """
         fingerprint = hash_secret(json.dumps([seat, expected_version, move], sort_keys=True))
         if idempotency_key is not None:
@@ -206,8 +284,9 @@ class MatchService:
         if record.status == "waiting":
             raise Conflict("the match is waiting for its open seats to be joined",
                            version=record.version)
-        if record.status == "finished":
-            raise Conflict("the match is over", version=record.version)
+        if record.status in ENDED:
+            ended = "over" if record.status == "finished" else record.status
+            raise Conflict(f"the match is {ended}", version=record.version)
         if expected_version != record.version:
             raise Conflict(f"stale version {expected_version}: the match is at version "
                            f"{record.version}; read it again", version=record.version)
@@ -223,11 +302,14 @@ class MatchService:
                            to_move=record.to_move) from None
         except IllegalMove as exc:
             raise Unprocessable(f"illegal move: {exc}", version=record.version) from None
-        self._advance(record, game, state, rng)
+        events = events + self._count_timeout(record, seat, timeout)
+        self._advance(record, game, state, rng, seat)
         entry = {"version": record.version, "seat": seat, "move": canonical, "label": label,
                  "events": events, "at": record.updated_at}
         if bot is not None:
             entry["bot"] = bot
+        if timeout is not None:
+            entry["timeout"] = timeout
         answer = {"version": record.version, "status": record.status,
                   "to_move": record.to_move, "move": canonical, "label": label,
                   "events": redact(entry, seat)["events"]}
@@ -243,6 +325,9 @@ class MatchService:
             raise Conflict("another move was accepted first; read the match again",
                            version=self.store.version(match_id))
         self.enqueue_bot_turns(record)
+        if record.status == "finished" and self.on_finish is not None and (
+                record.tournament or record.rated):
+            self.on_finish(record.id)
         return answer
 
     def _earlier_answer(self, match_id: str, key: str, fingerprint: str
@@ -256,7 +341,22 @@ class MatchService:
         return stored["answer"]
 
     @staticmethod
-    def _advance(record: MatchRecord, game: Game, state: State, rng: random.Random) -> None:
+    def _count_timeout(record: MatchRecord, seat: int, timeout: dict[str, Any] | None
+                       ) -> list[dict[str, Any]]:
+        """Count a seat's consecutive timeouts; the events of a forfeit it causes."""
+        if seat in record.forfeited:
+            return []  # the fallback plays a forfeited seat; nothing more to count
+        if timeout is None:
+            record.timeouts.pop(seat, None)
+            return []
+        record.timeouts[seat] = record.timeouts.get(seat, 0) + 1
+        if record.forfeit_after is None or record.timeouts[seat] < record.forfeit_after:
+            return []
+        record.forfeited.append(seat)
+        return [{"type": "forfeit", "seat": seat, "timeouts": record.timeouts[seat]}]
+
+    def _advance(self, record: MatchRecord, game: Game, state: State, rng: random.Random,
+                 mover: int) -> None:
         record.state = json.dumps(state.to_json())
         record.rng = json.dumps(rng.getstate())
         record.to_move = state.to_move()
@@ -265,16 +365,63 @@ class MatchService:
         if state.is_over():
             record.status = "finished"
             record.result = state.result().to_json()
+        self._restart_clocks(record, mover)
+
+    @staticmethod
+    def _restart_clocks(record: MatchRecord, mover: int | None) -> None:
+        """Seats that start owing a move now (or owe again after moving) start their clock."""
+        now = time.time()
+        owing = [s for s in record.to_move if record.status == "running" and clocked(record, s)]
+        record.owed_since = {s: (record.owed_since.get(s, now) if s != mover else now)
+                             for s in owing}
+
+    def expire(self, match_id: str, created_before: float) -> bool:
+        """End a match still waiting for open seats since before ``created_before``."""
+        record = self.store.load(match_id)
+        if record is None or record.status != "waiting" or record.created_at >= created_before:
+            if record is not None:
+                self.store.index_deadlines(record)  # joined or gone: drop it from the index
+            return False
+        return self._end(record, "expired", {"type": "expired", "open_seats": [
+            s["seat"] for s in record.seats if not s["joined"]]})
+
+    def abort(self, match_id: str, reason: str) -> bool:
+        """End a running match without a result (its tournament was cancelled)."""
+        for _ in range(10):  # retry a lost compare-and-set against the players
+            record = self.store.load(match_id)
+            if record is None or record.status in ENDED:
+                return False
+            if self._end(record, "aborted", {"type": "aborted", "reason": reason}):
+                return True
+        return False
+
+    def _end(self, record: MatchRecord, status: str, event: dict[str, Any]) -> bool:
+        expected = record.version
+        record.status, record.version, record.updated_at = status, expected + 1, time.time()
+        record.to_move, record.owed_since = [], {}
+        entry = {"version": record.version, "at": record.updated_at, "events": [event]}
+        return self.store.commit(record, expected, [entry])
 
     # -- bots -------------------------------------------------------------------------------
     def bot_seats_due(self, record: MatchRecord) -> list[int]:
+        """Seats the server plays that owe a move: bots, webhook accounts, forfeited seats."""
         if record.status != "running":
             return []
-        return [s for s in record.to_move if record.seats[s]["kind"] == "bot"]
+        due = [s for s in record.to_move if record.seats[s]["kind"] == "bot"
+               or record.seats[s].get("webhook") or s in record.forfeited]
+        # A tournament's bots take a simultaneous step one at a time, in seat order: each
+        # then decides at a version (and from a view) that does not depend on which worker
+        # was quicker, so a seeded tournament of deterministic bots replays exactly.
+        return due[:1] if record.tournament else due
 
     def enqueue_bot_turns(self, record: MatchRecord) -> None:
         for seat in self.bot_seats_due(record):
-            self.enqueue(record.id, seat, record.version)
+            self.enqueue_turn(record, seat)
+
+    def enqueue_turn(self, record: MatchRecord, seat: int) -> None:
+        """Send a bot turn to its queue: a tournament's go behind people's matches."""
+        send = self.background if record.tournament else self.enqueue
+        send(record.id, seat, record.version)
 
 
 def redact(entry: dict[str, Any], seat: int | None) -> dict[str, Any]:

@@ -9,7 +9,13 @@ Key space of one match (prefix ``evo:m:{id}``):
 * ``evo:m:{id}:lease:{seat}:{version}`` string — a bot task's claim on a turn (TTL); its
   value says what the search was asked (``worker.carryover``), so a newer task can defer;
 * ``evo:active`` sorted set — running matches by last update time (the bot sweep reads it);
+* ``evo:deadlines`` sorted set — matches with a move deadline by the earliest time a seat's
+  deadline passes; ``evo:waiting`` sorted set — waiting matches by creation time (both are
+  global indexes, written after a match's own commit, never inside it);
 * channel ``evo:m:{id}:chg`` — the new version is published on every write.
+
+Accounts, tournaments and ratings keep their own keys (``shared.account_store``,
+``shared.tournament_store``): no Lua script touches a match's keys and theirs together.
 
 Every write is a compare-and-set on the match version, done by one Lua script, so two
 concurrent writers can never both win and a log entry exists exactly for each accepted move.
@@ -20,11 +26,13 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 import redis
+
+T = TypeVar("T")
 
 _COMMIT = """
 local current = redis.call('HGET', KEYS[1], 'version')
@@ -35,7 +43,7 @@ local entries = cjson.decode(ARGV[3])
 for _, entry in ipairs(entries) do redis.call('RPUSH', KEYS[2], entry) end
 if ARGV[4] ~= '' then redis.call('SET', KEYS[3], ARGV[4], 'EX', tonumber(ARGV[5])) end
 if ARGV[6] ~= '' then redis.call('HSET', KEYS[4], ARGV[6], ARGV[7]) end
-if fields['status'] == 'finished' then
+if fields['status'] ~= 'running' and fields['status'] ~= 'waiting' then
   redis.call('ZREM', KEYS[5], ARGV[8])
 else
   redis.call('ZADD', KEYS[5], ARGV[9], ARGV[8])
@@ -43,6 +51,18 @@ end
 redis.call('PUBLISH', ARGV[10], fields['version'] or current)
 return 1
 """
+
+_CREATE = """
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+local fields = cjson.decode(ARGV[1])
+for name, value in pairs(fields) do redis.call('HSET', KEYS[1], name, value) end
+local tokens = cjson.decode(ARGV[2])
+for hash, seat in pairs(tokens) do redis.call('HSET', KEYS[2], hash, seat) end
+return 1
+"""
+
+
+ENDED = ("finished", "expired", "aborted")
 
 
 def hash_secret(secret: str) -> str:
@@ -59,7 +79,9 @@ class MatchRecord:
     options: dict[str, Any]
     seed: int | None
     seats: list[dict[str, Any]]
-    status: str  # "waiting" (open seats) | "running" | "finished"
+    # "waiting" (open seats) | "running" | "finished"; or ended without a result: "expired"
+    # (its open seats were never joined) | "aborted" (its tournament was cancelled)
+    status: str
     version: int
     state: str  # engine JSON text
     rng: str  # JSON of random.getstate(); never leaves the server
@@ -67,6 +89,19 @@ class MatchRecord:
     to_move: list[int]
     created_at: float
     updated_at: float
+    tournament: str | None = None  # the tournament this match belongs to
+    rated: bool = False  # a finished rated match updates its seats' ratings
+    move_deadline: float | None = None  # seconds a seat may owe a move
+    forfeit_after: int | None = None  # consecutive timeouts before a seat forfeits
+    owed_since: dict[int, float] = field(default_factory=dict)  # seat -> since when it owes
+    timeouts: dict[int, int] = field(default_factory=dict)  # seat -> consecutive timeouts
+    forfeited: list[int] = field(default_factory=list)  # seats now played by the fallback
+
+    def deadline_at(self) -> float | None:
+        """When the first deadline of a seat that owes a move passes (None: no deadline)."""
+        if self.move_deadline is None or self.status != "running" or not self.owed_since:
+            return None
+        return min(self.owed_since.values()) + self.move_deadline
 
     def to_fields(self) -> dict[str, str]:
         return {
@@ -76,6 +111,11 @@ class MatchRecord:
             "version": str(self.version), "state": self.state, "rng": self.rng,
             "result": json.dumps(self.result), "to_move": json.dumps(self.to_move),
             "created_at": repr(self.created_at), "updated_at": repr(self.updated_at),
+            "tournament": json.dumps(self.tournament), "rated": json.dumps(self.rated),
+            "move_deadline": json.dumps(self.move_deadline),
+            "forfeit_after": json.dumps(self.forfeit_after),
+            "owed_since": json.dumps(self.owed_since), "timeouts": json.dumps(self.timeouts),
+            "forfeited": json.dumps(self.forfeited),
         }
 
     @classmethod
@@ -87,6 +127,14 @@ class MatchRecord:
             version=int(fields["version"]), state=fields["state"], rng=fields["rng"],
             result=json.loads(fields["result"]), to_move=json.loads(fields["to_move"]),
             created_at=float(fields["created_at"]), updated_at=float(fields["updated_at"]),
+            # Matches stored before these fields existed read as casual, without deadlines.
+            tournament=json.loads(fields.get("tournament", "null")),
+            rated=json.loads(fields.get("rated", "false")),
+            move_deadline=json.loads(fields.get("move_deadline", "null")),
+            forfeit_after=json.loads(fields.get("forfeit_after", "null")),
+            owed_since={int(k): v for k, v in json.loads(fields.get("owed_since", "{}")).items()},
+            timeouts={int(k): v for k, v in json.loads(fields.get("timeouts", "{}")).items()},
+            forfeited=json.loads(fields.get("forfeited", "[]")),
         )
 
 
@@ -96,6 +144,7 @@ class MatchStore:
     def __init__(self, client: redis.Redis) -> None:
         self.redis = client
         self._commit = client.register_script(_COMMIT)
+        self._create = client.register_script(_CREATE)
 
     @classmethod
     def from_url(cls, url: str) -> MatchStore:
@@ -139,17 +188,53 @@ class MatchStore:
         return list(self.redis.zrangebyscore("evo:active", "-inf", older_than, 0, limit))
 
     # -- writes -----------------------------------------------------------------------------
-    def create(self, record: MatchRecord, token_hashes: dict[int, str]) -> None:
-        """Store a new match (its id must be fresh) with its seats' hashed tokens."""
-        key = self._key(record.id)
-        with self.redis.pipeline(transaction=True) as pipe:
-            pipe.hset(key, mapping=record.to_fields())
-            if token_hashes:
-                pipe.hset(self._key(record.id, ":tok"),
-                          mapping={h: str(seat) for seat, h in token_hashes.items()})
-            if record.status != "finished":
-                pipe.zadd("evo:active", {record.id: record.updated_at})
+    def create(self, record: MatchRecord, token_hashes: dict[int, str]) -> bool:
+        """Store a new match with its seats' hashed tokens; False if the id already exists.
+
+        Tournaments choose a match's id before creating it, so a scheduler that died between
+        the two steps may create it again: the second creation must change nothing.
+        """
+        fields = record.to_fields()
+        tokens = {h: str(seat) for seat, h in token_hashes.items()}
+        created = self._create(keys=[self._key(record.id), self._key(record.id, ":tok")],
+                               args=[json.dumps(fields), json.dumps(tokens)])
+        if not created:
+            return False
+        if record.status != "finished":
+            self.redis.zadd("evo:active", {record.id: record.updated_at})
+        self.index_deadlines(record)
+        return True
+
+    def index_deadlines(self, record: MatchRecord) -> None:
+        """Keep the global deadline and waiting indexes in step with ``record`` (after a write).
+
+        Two writers may update the index in either order; an entry that is too early only
+        makes the deadline sweep look at the match, re-read it and re-index it.
+        """
+        due = record.deadline_at()
+        with self.redis.pipeline(transaction=False) as pipe:
+            if due is None:
+                pipe.zrem("evo:deadlines", record.id)
+            else:
+                pipe.zadd("evo:deadlines", {record.id: due})
+            if record.status == "waiting":
+                pipe.zadd("evo:waiting", {record.id: record.created_at}, nx=True)
+            else:
+                pipe.zrem("evo:waiting", record.id)
             pipe.execute()
+
+    def forget_indexed(self, match_id: str) -> None:
+        """Drop a match that no longer exists from the deadline and waiting indexes."""
+        self.redis.zrem("evo:deadlines", match_id)
+        self.redis.zrem("evo:waiting", match_id)
+
+    def due_deadlines(self, now: float, limit: int = 500) -> list[str]:
+        """Matches where some seat's move deadline has passed by ``now``."""
+        return list(self.redis.zrangebyscore("evo:deadlines", "-inf", now, 0, limit))
+
+    def waiting_since(self, before: float, limit: int = 500) -> list[str]:
+        """Waiting matches created before ``before`` (epoch seconds)."""
+        return list(self.redis.zrangebyscore("evo:waiting", "-inf", before, 0, limit))
 
     def commit(self, record: MatchRecord, expected_version: int,
                log_entries: Sequence[dict[str, Any]] = (),
@@ -177,6 +262,8 @@ class MatchStore:
                   idem_value, idem_ttl, token_hash, token_seat, record.id, record.updated_at,
                   self.channel(record.id)],
         )
+        if done:
+            self.index_deadlines(record)
         return bool(done)
 
     def touch_active(self, match_id: str, when: float | None = None) -> None:
@@ -206,20 +293,30 @@ class MatchStore:
     def wait_for_change(self, match_id: str, seen_version: int, timeout: float) -> int | None:
         """Block until the match version differs from ``seen_version`` or ``timeout`` passes.
 
-        Subscribes before re-reading the version so that no change can slip in between.
         Returns the current version (None if the match does not exist).
         """
-        deadline = time.monotonic() + timeout
-        pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
-        try:
-            pubsub.subscribe(self.channel(match_id))
-            while True:
-                current = self.version(match_id)
-                if current is None or current != seen_version:
-                    return current
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    return current
-                pubsub.get_message(timeout=min(left, 1.0))
-        finally:
-            pubsub.close()
+        return wait_on(self.redis, [self.channel(match_id)], lambda: self.version(match_id),
+                       seen_version, timeout)
+
+
+def wait_on(client: redis.Redis, channels: Sequence[str], read: Callable[[], T],
+            seen: T, timeout: float) -> T:
+    """Block until ``read()`` differs from ``seen`` or ``timeout`` passes; returns ``read()``.
+
+    Subscribes to ``channels`` (where every change is announced) before re-reading, so that
+    no change can slip in between; wakes at least once a second to re-read.
+    """
+    deadline = time.monotonic() + timeout
+    pubsub = client.pubsub(ignore_subscribe_messages=True)
+    try:
+        pubsub.subscribe(*channels)
+        while True:
+            current = read()
+            if current is None or current != seen:
+                return current
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return current
+            pubsub.get_message(timeout=min(left, 1.0))
+    finally:
+        pubsub.close()

@@ -24,14 +24,18 @@ def test_compose_file_matches_the_compose_spec() -> None:
 
 def test_compose_services_and_health_checks() -> None:
     services = COMPOSE["services"]
-    assert set(services) == {"redis", "api", "worker"}
+    assert set(services) == {"redis", "api", "worker", "tournament-worker"}
     assert all("healthcheck" in service for service in services.values())
     assert "--appendonly" in services["redis"]["command"]
     assert services["redis"]["command"][services["redis"]["command"].index("--appendonly") + 1] \
         == "yes"
     assert any(volume.endswith(":/data") for volume in services["redis"]["volumes"])
     assert services["api"]["command"][0] == "gunicorn"
-    assert services["worker"]["command"][:3] == ["celery", "-A", "worker.celery_app"]
+    for name, queue in (("worker", "bots"), ("tournament-worker", "tournament")):
+        command = services[name]["command"]
+        assert command[:3] == ["celery", "-A", "worker.celery_app"]
+        assert command[command.index("--queues") + 1] == queue
+        assert ("--beat" in command) == (queue == "bots")  # one beat sends the sweeps
 
 
 @pytest.mark.skipif(shutil.which("docker-compose") is None,

@@ -13,6 +13,11 @@ from shared.bot_catalogue import budget_of_bot
 from shared.protocol import Game, Move, View
 
 
+def bot_rng(seed: int | None, version: int, seat: int) -> random.Random:
+    """A bot's random source: reproducible from the match seed, the version and the seat."""
+    return random.Random(f"{seed}:{version}:{seat}")
+
+
 def choose_move(game: Game, view: View, seat: int, bot: dict[str, Any],
                 rng: random.Random) -> Move:
     """The move the bot described by ``bot`` (kind, level, simulations) plays from ``view``."""

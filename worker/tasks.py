@@ -1,23 +1,35 @@
-"""Thin Celery tasks: they pass ids, re-check the world and call :mod:`worker.turns`."""
+"""Thin Celery tasks: they pass ids, re-check the world and call :mod:`worker.turns`,
+:mod:`worker.deadlines` or the tournament service."""
 
 from __future__ import annotations
 
 from functools import lru_cache
 
+from shared import services
+from shared.accounts import parse_networks
 from shared.bot_catalogue import LONGEST_CAP
 from shared.config import Settings
-from shared.queue import BOT_TURN_TASK, SWEEP_TASK, make_enqueue
-from shared.service import MatchService
-from shared.store import MatchStore
-from worker import turns
+from shared.queue import (
+    BOT_TURN_TASK,
+    DEADLINE_SWEEP_TASK,
+    MATCH_FINISHED_TASK,
+    SWEEP_TASK,
+    TOURNAMENT_SWEEP_TASK,
+    TOURNAMENT_TICK_TASK,
+)
+from worker import deadlines, turns
 from worker.celery_app import app, settings
+from worker.webhooks import WebhookPolicy
 
 
 @lru_cache(maxsize=1)
-def _service() -> MatchService:
-    current = Settings.from_env()
-    return MatchService(MatchStore.from_url(current.redis_url),
-                        make_enqueue(current.broker_url), current.idempotency_ttl)
+def _services() -> services.Services:
+    return services.build(Settings.from_env())
+
+
+def _webhooks() -> WebhookPolicy:
+    return WebhookPolicy(parse_networks(settings.webhook_allow),
+                         settings.webhook_default_timeout)
 
 
 # A search stops itself at its cap; the soft limit is the backstop for one that does not (the
@@ -25,9 +37,34 @@ def _service() -> MatchService:
 @app.task(name=BOT_TURN_TASK, acks_late=True, reject_on_worker_lost=True,
           soft_time_limit=LONGEST_CAP + 15, time_limit=LONGEST_CAP + 45)
 def play_bot_turn(match_id: str, seat: int, version: int) -> str:
-    return turns.play_bot_turn(_service(), match_id, seat, version, settings.bot_lease_seconds)
+    return turns.play_bot_turn(_services().matches, match_id, seat, version,
+                               settings.bot_lease_seconds, _webhooks())
 
 
 @app.task(name=SWEEP_TASK, ignore_result=True)
 def sweep_bot_turns() -> int:
-    return turns.sweep(_service(), settings.bot_stale_after)
+    return turns.sweep(_services().matches, settings.bot_stale_after)
+
+
+@app.task(name=DEADLINE_SWEEP_TASK, ignore_result=True)
+def sweep_deadlines() -> int:
+    return deadlines.sweep(_services().matches, settings.waiting_expire_seconds)
+
+
+@app.task(name=MATCH_FINISHED_TASK, acks_late=True, reject_on_worker_lost=True)
+def match_finished(match_id: str) -> None:
+    _services().tournaments.match_finished(match_id)
+
+
+@app.task(name=TOURNAMENT_TICK_TASK, acks_late=True, reject_on_worker_lost=True)
+def tick_tournament(tournament_id: str) -> None:
+    _services().tournaments.tick(tournament_id)
+
+
+@app.task(name=TOURNAMENT_SWEEP_TASK, ignore_result=True)
+def sweep_tournaments() -> int:
+    """Run every running tournament's scheduler: the backstop for a lost finish message."""
+    running = _services().tournaments.store.running()
+    for tournament_id in running:
+        _services().tournaments.tick(tournament_id)
+    return len(running)

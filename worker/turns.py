@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import logging
-import random
 import time
 
 from shared.bot_catalogue import budget_of_bot
@@ -13,28 +12,32 @@ from shared.games import get_game
 from shared.protocol import State
 from shared.service import MatchService
 from shared.store import MatchRecord
-from worker import carryover
-from worker.bots import choose_move
+from worker import carryover, webhooks
+from worker.bots import bot_rng, choose_move
+from worker.fallback import FALLBACK_BOT
 
 log = logging.getLogger(__name__)
 
 
-def bot_rng(seed: int | None, version: int, seat: int) -> random.Random:
-    """A bot's random source: reproducible from the match seed, the version and the seat."""
-    return random.Random(f"{seed}:{version}:{seat}")
-
-
 def play_bot_turn(service: MatchService, match_id: str, seat: int, version: int,
-                  lease_seconds: float) -> str:
-    """Play seat ``seat``'s move if the match is still at ``version``; says what happened."""
+                  lease_seconds: float, webhook: webhooks.WebhookPolicy | None = None) -> str:
+    """Play seat ``seat``'s move if the match is still at ``version``; says what happened.
+
+    The seat is a built-in bot's, a webhook account's (``webhook`` says how to call it) or
+    a forfeited seat's (the fallback bot plays it).
+    """
     record = service.store.load(match_id)
     if record is None or record.version != version or seat not in service.bot_seats_due(record):
         return "stale"  # the world moved on; a newer task (or none) is due
+    if seat not in record.forfeited and record.seats[seat].get("webhook"):
+        if webhook is None:
+            raise ValueError("a webhook seat needs a webhook policy")
+        return webhooks.play_turn(service, record, seat, webhook, lease_seconds)
     game = get_game(record.game)
     state = game.state_from_json(json.loads(record.state))
     if earlier_search_holds(service, record, seat, state):
         return "deferred"  # its move will be resubmitted at this version
-    bot = record.seats[seat]["bot"]
+    bot = FALLBACK_BOT if seat in record.forfeited else record.seats[seat]["bot"]
     cap = budget_of_bot(bot).time_cap if bot.get("kind") == "ismcts" else 0.0
     question = carryover.ask(state, seat, version)
     # The lease outlives the search cap, so a live task is never duplicated; a task whose
@@ -85,7 +88,7 @@ def _submit(service: MatchService, match_id: str, seat: int, question: carryover
             # A newer task for this seat may have deferred to this search: hand the turn on.
             record = service.store.load(match_id)
             if record is not None and seat in service.bot_seats_due(record):
-                service.enqueue(match_id, seat, record.version)
+                service.enqueue_turn(record, seat)
             log.info("bot move dropped in match %s seat %s: %s", match_id, seat, exc.detail)
             return "conflict"
         log.info("bot %s played in match %s seat %s v%s after %.3fs", note["kind"], match_id,
@@ -128,7 +131,7 @@ def sweep(service: MatchService, stale_after: float) -> int:
         for seat in service.bot_seats_due(record):
             if not (service.store.bot_turn_claimed(match_id, seat, record.version)
                     or earlier_search_holds(service, record, seat)):
-                service.enqueue(match_id, seat, record.version)
+                service.enqueue_turn(record, seat)
                 sent += 1
         service.store.touch_active(match_id, now)
     if sent:

@@ -16,6 +16,7 @@ import requests
 
 from scripts.localredis import free_port
 from scripts.stack import ROOT, start_api, start_worker, wait_healthy
+from shared.queue import BOT_QUEUE
 
 pytestmark = pytest.mark.integration
 
@@ -23,16 +24,19 @@ pytestmark = pytest.mark.integration
 def stack_env(redis_url: str) -> dict[str, str]:
     env = dict(os.environ)
     env.update(REDIS_URL=redis_url, BROKER_URL=redis_url, BOT_STALE_AFTER="2",
-               BOT_LEASE_SECONDS="3", PYTHONPATH=str(ROOT))
+               BOT_LEASE_SECONDS="3", PYTHONPATH=str(ROOT), WEBHOOK_ALLOW="127.0.0.0/8",
+               ACCOUNTS_PER_MINUTE="1000", TOURNAMENTS_PER_MINUTE="1000")
     return env
 
 
 class Worker:
-    """A real Celery worker process (prefork pool, embedded beat for the sweep)."""
+    """A real Celery worker process (prefork pool) consuming ``queue``; the one of people's
+    matches (``bots``) embeds the beat of the sweeps."""
 
-    def __init__(self, redis_url: str, tmp: Path) -> None:
+    def __init__(self, redis_url: str, tmp: Path, queue: str = BOT_QUEUE) -> None:
         self.env = stack_env(redis_url)
         self.tmp = tmp
+        self.queue = queue
         self.process: subprocess.Popen[bytes] | None = None
         self.log = tmp / "worker.log"
         self.started_at = 0.0  # time.monotonic() of the last start
@@ -40,8 +44,10 @@ class Worker:
     def start(self) -> None:
         self.started_at = time.monotonic()
         with open(self.log, "ab") as log:
-            self.process = start_worker(self.env, self.tmp / "beat-schedule", log,
-                                        own_session=True)
+            # Only the worker of people's matches runs the beat (the periodic sweeps).
+            schedule = self.tmp / "beat-schedule" if self.queue == BOT_QUEUE else None
+            self.process = start_worker(self.env, schedule, log, own_session=True,
+                                        queue=self.queue)
 
     def kill(self) -> None:
         """SIGKILL the worker and its pool children at once (a crash, not a shutdown)."""

@@ -1,0 +1,57 @@
+"""Bot accounts: register (the API key is shown once), who am I, and the turns owed (pull)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from flask import Blueprint, Response
+
+from api import sse
+from api.arena_schemas import CreateAccountSchema, TurnsQuery
+from api.context import accounts, bearer_token, json_body, query, rate_limit, settings
+
+bp = Blueprint("accounts", __name__, url_prefix="/v1")
+
+
+@bp.post("/accounts")
+def create_account() -> tuple[dict[str, Any], int, dict[str, str]]:
+    rate_limit("accounts", settings().accounts_per_minute)
+    body = json_body(CreateAccountSchema())
+    account, key = accounts().create(body["name"], body.get("webhook"))
+    return {**account, "key": key}, 201, {"Location": "/v1/me"}
+
+
+@bp.get("/me")
+def me() -> dict[str, Any]:
+    """The account of the key (its webhook included: only its owner holds the key)."""
+    return accounts().authenticate(bearer_token())
+
+
+@bp.get("/me/turns")
+def turns() -> dict[str, Any]:
+    """The seats where the account owes a move; ``wait`` long-polls until there is one."""
+    args = query(TurnsQuery())
+    account = accounts().authenticate(bearer_token())
+    wait = min(args["wait"], settings().max_wait_seconds)
+    return {"turns": accounts().wait_for_turns(account["id"], wait)}
+
+
+@bp.get("/me/stream")
+def turns_stream() -> Response:
+    """Server-sent events: a ``turns`` event whenever the owed turns change."""
+    account = accounts().authenticate(bearer_token())
+    service = accounts()
+    last: list[Any] = [service.owed_turns(account["id"])]
+
+    def first() -> Iterator[str]:
+        yield sse.event("turns", None, {"turns": last[0]})
+
+    def wait(seconds: float) -> Iterator[str]:
+        service.wait_for_news(account["id"], seconds)
+        now = service.owed_turns(account["id"])
+        if now != last[0]:
+            last[0] = now
+            yield sse.event("turns", None, {"turns": now})
+
+    return sse.stream(first(), wait)

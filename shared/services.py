@@ -1,0 +1,38 @@
+"""Building the services from the settings, the same way in the API and the worker."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from shared.accounts import AccountService, parse_networks
+from shared.config import Settings
+from shared.queue import (
+    MATCH_FINISHED_TASK,
+    TOURNAMENT_QUEUE,
+    TOURNAMENT_TICK_TASK,
+    make_enqueue,
+    make_sender,
+)
+from shared.service import MatchService
+from shared.store import MatchStore
+from shared.tournaments.service import TournamentService
+
+
+@dataclass(frozen=True)
+class Services:
+    matches: MatchService
+    accounts: AccountService
+    tournaments: TournamentService
+
+
+def build(settings: Settings) -> Services:
+    store = MatchStore.from_url(settings.redis_url)
+    matches = MatchService(store, make_enqueue(settings.broker_url), settings.idempotency_ttl,
+                           background=make_enqueue(settings.broker_url, TOURNAMENT_QUEUE),
+                           on_finish=make_sender(settings.broker_url, MATCH_FINISHED_TASK))
+    accounts = AccountService(matches.accounts, store, parse_networks(settings.webhook_allow))
+    tournaments = TournamentService(matches, settings.max_tournament_matches,
+                                    settings.max_tournament_entrants,
+                                    settings.max_tournament_concurrency,
+                                    start=make_sender(settings.broker_url, TOURNAMENT_TICK_TASK))
+    return Services(matches, accounts, tournaments)

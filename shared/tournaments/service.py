@@ -1,0 +1,325 @@
+"""Tournaments: creation, the scheduler step, standings, the exported results, ratings.
+
+The scheduler (:meth:`TournamentService.tick`) runs in any worker, one at a time per
+tournament (a short lease in Redis); it records finished matches, rates them, plans the next
+Swiss round and starts matches up to the tournament's concurrency. A slot's match id is
+derived from the slot and claimed before the match is created, and creating a match that
+exists changes nothing: a scheduler killed half-way is simply run again, and no match is
+ever played twice. The matches' bot turns run on every worker consuming the tournament queue.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import time
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+from shared import ratings
+from shared.errors import Conflict, NotFound, Unprocessable
+from shared.games import get_game
+from shared.service import MatchService
+from shared.store import MatchRecord
+from shared.tournament_store import RatingStore, TournamentStore
+from shared.tournaments import formats
+from shared.tournaments.standings import standings
+
+LOCK_SECONDS = 10.0  # the scheduler's lease; a step takes milliseconds
+BYE_POINTS = 2.0  # a Swiss bye scores as a won duplicate pair (two won matches)
+
+
+class TournamentService:
+    def __init__(self, matches: MatchService, max_matches: int = 5000, max_entrants: int = 64,
+                 max_concurrency: int = 32, start: Callable[[str], None] | None = None) -> None:
+        self.matches = matches
+        self.start = start or self.tick  # the worker's tick task, sent by the API
+        self.store = TournamentStore(matches.store.redis)
+        self.ratings = RatingStore(matches.store.redis)
+        self.max_matches = max_matches
+        self.max_entrants = max_entrants
+        self.max_concurrency = max_concurrency
+
+    # -- creation ---------------------------------------------------------------------------
+    def create(self, spec: dict[str, Any], owner_hash: str = "") -> dict[str, Any]:
+        """Validate ``spec``, plan the matches, store the tournament and start it.
+
+        ``owner_hash`` is the hash of the token that may cancel it.
+        """
+        try:
+            game = get_game(spec["game"])
+        except KeyError:
+            raise Unprocessable(f"unknown game {spec['game']!r}", field="game") from None
+        try:
+            options = game.resolve_options(spec.get("options") or {})
+        except ValueError as exc:
+            raise Unprocessable(str(exc), field="options") from None
+        entrants = [self._entrant(index, e) for index, e in enumerate(spec["entrants"])]
+        self._check_size(spec, game.min_players, game.max_players, len(entrants))
+        seed = spec.get("seed")
+        seed = secrets.randbits(63) if seed is None else seed
+        seats, rounds, count = spec["seats"], spec.get("rounds", 1), len(entrants)
+        if spec["format"] == "round_robin":
+            slots, total = formats.round_robin(count, rounds, seed), None
+        elif spec["format"] == "pods":
+            slots, total = formats.pods(count, seats, spec.get("deals", count), seed), None
+        else:
+            slots, total = [], rounds * (count // 2) * 2
+        tournament_id = secrets.token_hex(8)
+        meta = {
+            "id": tournament_id, "name": spec.get("name") or f"{game.name} {spec['format']}",
+            "game": game.id, "options": options, "format": spec["format"], "seats": seats,
+            "rounds": rounds, "deals": spec.get("deals"), "seed": seed,
+            "move_deadline": spec["move_deadline"], "forfeit_after": spec["forfeit_after"],
+            "concurrency": spec["concurrency"], "entrants": entrants, "status": "running",
+            "total": total if total is not None else len(slots), "done": 0,
+            "created_at": time.time(), "finished_at": None, "byes": {}, "swiss_round": 0,
+            "note": None, "owner_hash": owner_hash}
+        self.store.create(meta, {slot["slot"]: slot for slot in slots})
+        self.start(tournament_id)
+        return self.load(tournament_id)
+
+    def _entrant(self, index: int, spec: dict[str, Any]) -> dict[str, Any]:
+        if ("bot" in spec) == ("account" in spec):
+            raise Unprocessable(f"entrant {index}: give exactly one of 'bot' or 'account'",
+                                field="entrants")
+        if "bot" in spec:
+            bot = MatchService._bot_spec(spec["bot"], index)
+            # Matches are created from the spec as given (the stored form says "custom").
+            seat = {"kind": "bot", "bot": bot, "request": spec["bot"]}
+        else:
+            account = self.matches.accounts.load(str(spec["account"]))
+            if account is None:
+                raise Unprocessable(f"entrant {index}: no account with id "
+                                    f"{spec['account']!r}", field="entrants")
+            seat = {"kind": "account", "account": account["id"], "name": account["name"]}
+        name = spec.get("name") or ratings.player_name(seat)
+        return {**seat, "index": index, "name": name, "player": ratings.player_key(seat)}
+
+    def _check_size(self, spec: dict[str, Any], least: int, most: int, entrants: int) -> None:
+        seats, fmt, rounds = spec["seats"], spec["format"], spec.get("rounds", 1)
+        if not least <= seats <= most:
+            raise Unprocessable(f"this game takes {least}-{most} seats, not {seats}",
+                                field="seats")
+        if fmt in ("round_robin", "swiss") and seats != 2:
+            raise Unprocessable(f"{fmt} is for 2-seat matches; use pods for {seats} seats",
+                                field="format")
+        if fmt == "pods" and not 3 <= seats <= 6:
+            raise Unprocessable("pods take 3-6 seats per match", field="seats")
+        if not max(2, seats) <= entrants <= self.max_entrants:
+            raise Unprocessable(f"a tournament takes {max(2, seats)}-{self.max_entrants} "
+                                f"entrants here, not {entrants}", field="entrants")
+        if fmt == "swiss" and rounds > formats.swiss_max_rounds(entrants):
+            raise Unprocessable(f"{entrants} entrants allow at most "
+                                f"{formats.swiss_max_rounds(entrants)} Swiss rounds (so that "
+                                "every round pairs without a rematch)", field="rounds")
+        if spec["concurrency"] > self.max_concurrency:
+            raise Unprocessable(f"at most {self.max_concurrency} matches may run at once",
+                                field="concurrency")
+        total = {"round_robin": formats.round_robin_size(entrants, rounds),
+                 "swiss": rounds * (entrants // 2) * 2,
+                 "pods": spec.get("deals", entrants) * seats}[fmt]
+        if total > self.max_matches:
+            raise Unprocessable(f"this tournament would play {total} matches; the limit here "
+                                f"is {self.max_matches}", field="entrants")
+
+    # -- reading ----------------------------------------------------------------------------
+    def load(self, tournament_id: str) -> dict[str, Any]:
+        meta = self.store.load(tournament_id)
+        if meta is None:
+            raise NotFound(f"no tournament with id {tournament_id!r}")
+        return meta
+
+    def describe(self, tournament_id: str) -> dict[str, Any]:
+        meta = self.load(tournament_id)
+        slots, results = self.store.slots(tournament_id), self.store.results(tournament_id)
+        rows = standings(meta["entrants"], slots, results, meta["byes"], BYE_POINTS)
+        found = self.ratings.ratings(meta["game"], [row["player"] for row in rows])
+        for row in rows:
+            rating = found.get(row["player"])
+            row["rating"] = None if rating is None else {
+                "mu": rating["mu"], "sigma": rating["sigma"],
+                "conservative": ratings.conservative(rating), "matches": rating["matches"]}
+        running = len(self.store.match_ids(tournament_id)) - len(results)
+        return {**self._public(meta), "progress": self._progress(meta, running),
+                "standings": rows}
+
+    @staticmethod
+    def _public(meta: dict[str, Any]) -> dict[str, Any]:
+        entrants = [{key: e[key] for key in ("index", "name", "kind", "bot", "account", "player")
+                     if key in e} for e in meta["entrants"]]
+        return {**{key: meta[key] for key in (
+            "id", "name", "game", "options", "format", "seats", "rounds", "deals", "seed",
+            "move_deadline", "forfeit_after", "concurrency", "status", "created_at",
+            "finished_at", "note", "version")}, "entrants": entrants}
+
+    @staticmethod
+    def _progress(meta: dict[str, Any], running: int) -> dict[str, Any]:
+        done, total = meta["done"], meta["total"]
+        elapsed = (meta["finished_at"] or time.time()) - meta["created_at"]
+        eta = None
+        if meta["status"] == "running" and done:
+            eta = round(elapsed / done * (total - done), 1)
+        return {"done": done, "total": total, "running": max(0, running),
+                "elapsed_seconds": round(elapsed, 1), "eta_seconds": eta}
+
+    def match_list(self, tournament_id: str) -> list[dict[str, Any]]:
+        """Every planned match: its slot, entrants, seed, match id and outcome so far."""
+        meta = self.load(tournament_id)
+        ids, results = self.store.match_ids(tournament_id), self.store.results(tournament_id)
+        rated = self.ratings.rated(meta["game"], [ids[s] for s in sorted(results)])
+        out = []
+        for slot, plan in sorted(self.store.slots(tournament_id).items()):
+            match_id = ids.get(slot)
+            outcome = results.get(slot)
+            out.append({
+                "slot": slot, "round": plan["round"], "deal": plan["deal"], "seed": plan["seed"],
+                "match": match_id, "status": "finished" if outcome else
+                "running" if match_id else "planned",
+                "seats": [{"seat": seat, "entrant": e, "name": meta["entrants"][e]["name"],
+                           "player": meta["entrants"][e]["player"]}
+                          for seat, e in enumerate(plan["entrants"])],
+                "result": outcome, "rating": rated.get(match_id or "")})
+        return out
+
+    # -- changes ----------------------------------------------------------------------------
+    def cancel(self, tournament_id: str) -> dict[str, Any]:
+        """Start no more matches and abort the running ones (finished ones stay rated)."""
+        meta = self.load(tournament_id)
+        if meta["status"] != "running":
+            raise Conflict(f"the tournament is already {meta['status']}")
+        meta.update(status="cancelled", finished_at=time.time())
+        self.store.save_meta(meta)
+        results = self.store.results(tournament_id)
+        for slot, match_id in self.store.match_ids(tournament_id).items():
+            if slot not in results:
+                self.matches.abort(match_id, "the tournament was cancelled")
+        return self.describe(tournament_id)
+
+    def tick(self, tournament_id: str) -> None:
+        """Run the scheduler step; if another worker runs it, make sure it runs once more."""
+        self.store.mark_dirty(tournament_id)
+        while self.store.lock(tournament_id, LOCK_SECONDS):
+            try:
+                while self.store.take_dirty(tournament_id):
+                    self._step(tournament_id)
+            finally:
+                self.store.unlock(tournament_id)
+            # News may have arrived between the last check and the unlock.
+            if not self.store.is_dirty(tournament_id):
+                return
+
+    def _step(self, tournament_id: str) -> None:
+        meta = self.store.load(tournament_id)
+        if meta is None or meta["status"] != "running":
+            return
+        before = json.dumps(meta, sort_keys=True)
+        slots, ids = self.store.slots(tournament_id), self.store.match_ids(tournament_id)
+        results = self.store.results(tournament_id)
+        for slot, match_id in sorted(ids.items()):
+            if slot not in results:
+                record = self.matches.store.load(match_id)
+                if record is not None and record.status == "finished":
+                    self.rate(record)
+                    outcome = _outcome(record)
+                    self.store.record_result(tournament_id, slot, outcome)
+                    results[slot] = outcome
+        if meta["format"] == "swiss" and len(results) == len(slots):
+            slots.update(self._next_swiss_round(meta, slots, results))
+        running = [slot for slot in ids if slot not in results]
+        for slot in running:  # claimed by a scheduler that died before creating it
+            if self.matches.store.version(ids[slot]) is None:
+                self._start(meta, slots[slot], ids[slot])
+        for slot in sorted(set(slots) - set(ids)):
+            if len(running) >= meta["concurrency"]:
+                break
+            match_id = self.store.claim_match_id(tournament_id, slot, f"{tournament_id}-{slot}")
+            self._start(meta, slots[slot], match_id)
+            running.append(slot)
+        meta["done"] = len(results)
+        if len(results) == len(slots) and (meta["format"] != "swiss"
+                                           or meta["swiss_round"] >= meta["rounds"]
+                                           or meta["note"]):
+            meta.update(status="finished", finished_at=time.time(), total=len(results))
+        if json.dumps(meta, sort_keys=True) != before:  # the periodic tick often finds no news
+            self.store.save_meta(meta)
+
+    def _next_swiss_round(self, meta: dict[str, Any], slots: dict[int, dict[str, Any]],
+                          results: dict[int, dict[str, Any]]) -> dict[int, dict[str, Any]]:
+        """Plan the next Swiss round (updating ``meta``); none once all rounds are planned."""
+        if meta["swiss_round"] >= meta["rounds"] or meta["note"]:
+            return {}
+        count = len(meta["entrants"])
+        rows = standings(meta["entrants"], slots, results, meta["byes"], BYE_POINTS)
+        scores = [0.0] * count
+        for row in rows:
+            scores[row["entrant"]] = row["points"]
+        met = {frozenset(plan["entrants"]) for plan in slots.values()}
+        byes = Counter({int(e): n for e, n in meta["byes"].items()})
+        try:
+            planned, bye = formats.swiss_round(meta["swiss_round"], count, scores, met, byes,
+                                               len(slots), meta["seed"])
+        except ValueError as exc:  # cannot happen within the validated rounds; kept safe
+            meta["note"] = str(exc)
+            return {}
+        meta["swiss_round"] += 1
+        if bye is not None:
+            meta["byes"][str(bye)] = meta["byes"].get(str(bye), 0) + 1
+        new = {plan["slot"]: plan for plan in planned}
+        self.store.add_slots(meta["id"], new)
+        return new
+
+    def _start(self, meta: dict[str, Any], plan: dict[str, Any], match_id: str) -> None:
+        seats = []
+        for entrant_index in plan["entrants"]:
+            entrant = meta["entrants"][entrant_index]
+            seat = {"kind": entrant["kind"], "name": entrant["name"]}
+            seat.update({"bot": entrant["request"]} if entrant["kind"] == "bot"
+                        else {"account": entrant["account"]})
+            seats.append(seat)
+        self.matches.create_match(
+            meta["game"], meta["options"], plan["seed"], seats,
+            move_deadline=meta["move_deadline"], rated=True, tournament=meta["id"],
+            forfeit_after=meta["forfeit_after"], match_id=match_id)
+
+    # -- ratings ----------------------------------------------------------------------------
+    def rate(self, record: MatchRecord) -> dict[str, Any] | None:
+        """Update the seats' ratings with this finished rated match, exactly once."""
+        if not record.rated or record.status != "finished" or record.result is None:
+            return None
+        players = [(ratings.player_key(seat) or "", ratings.player_name(seat))
+                   for seat in record.seats]
+        places = ratings.placings(record.result["ranking"], record.forfeited)
+        return self.ratings.rate_once(record.game, record.id, players,
+                                      lambda current: ratings.rate(current, places))
+
+    def match_finished(self, match_id: str) -> None:
+        """A rated or tournament match ended: rate it and let its tournament go on."""
+        record = self.matches.store.load(match_id)
+        if record is None:
+            return
+        self.rate(record)
+        if record.tournament:
+            self.tick(record.tournament)
+
+    def leaderboard(self, game_id: str, limit: int) -> list[dict[str, Any]]:
+        rows = []
+        for rank, (key, rating) in enumerate(self.ratings.leaderboard(game_id, limit), 1):
+            kind, _, ident = key.partition(":")
+            rows.append({"rank": rank, "player": key, "kind": kind, "name": rating["name"],
+                         "account": ident if kind == "account" else None,
+                         "mu": rating["mu"], "sigma": rating["sigma"],
+                         "conservative": ratings.conservative(rating),
+                         "matches": rating["matches"]})
+        return rows
+
+
+def _outcome(record: MatchRecord) -> dict[str, Any]:
+    """A finished match as the tournament scores it (forfeited seats rank last)."""
+    assert record.result is not None
+    places = ratings.placings(record.result["ranking"], record.forfeited)
+    return {"match": record.id, "places": places,
+            "points": [ratings.points(places, seat) for seat in range(len(places))],
+            "scores": record.result["scores"], "ranking": record.result["ranking"],
+            "forfeited": record.forfeited, "finished_at": record.updated_at}

@@ -1,0 +1,82 @@
+"""Bot accounts against a real Redis: hashed keys, webhook targets, the turns an account owes
+and its key playing its seats."""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+
+import pytest
+import redis
+
+from shared.accounts import AccountService, check_webhook_url, parse_networks
+from shared.errors import Forbidden, Unauthorized, Unprocessable
+from shared.service import MatchService
+from shared.store import MatchStore, hash_secret
+from tests.shared.test_service import Recorder
+
+
+@pytest.fixture
+def services(redis_client: redis.Redis) -> tuple[MatchService, AccountService]:
+    matches = MatchService(MatchStore(redis_client), Recorder())
+    return matches, AccountService(matches.accounts, matches.store,
+                                   parse_networks("127.0.0.0/8"))
+
+
+@pytest.mark.parametrize("url", ["http://127.0.0.1:9/x", "http://10.1.2.3/", "http://[::1]/",
+                                 "http://169.254.169.254/latest", "http://192.168.0.1/",
+                                 "ftp://example.com/", "http:///nohost", "http://0.0.0.0/"])
+def test_webhooks_to_non_public_addresses_are_refused_by_default(url: str) -> None:
+    with pytest.raises(ValueError):
+        check_webhook_url(url, [])
+
+
+def test_the_allow_list_admits_a_network_and_public_addresses_pass() -> None:
+    check_webhook_url("http://127.0.0.1:8080/bot", parse_networks("127.0.0.0/8"))
+    check_webhook_url("https://93.184.215.14/bot", [])
+    with pytest.raises(ValueError):
+        check_webhook_url("http://10.0.0.1/", parse_networks("127.0.0.0/8"))
+    assert parse_networks(" 10.0.0.0/8, ::1/128 ") == [ipaddress.ip_network("10.0.0.0/8"),
+                                                       ipaddress.ip_network("::1/128")]
+
+
+def test_keys_are_stored_hashed_and_authenticate(
+        services: tuple[MatchService, AccountService], redis_client: redis.Redis) -> None:
+    _, accounts = services
+    account, key = accounts.create("Bender", "http://127.0.0.1:9/hook")
+    dump = json.dumps({k: redis_client.hgetall(k) for k in redis_client.keys("evo:a*")})
+    assert key not in dump and hash_secret(key) in dump
+    assert accounts.authenticate(key) == account
+    with pytest.raises(Unauthorized):
+        accounts.authenticate("evk_wrong")
+    with pytest.raises(Unauthorized):
+        accounts.authenticate(None)
+    with pytest.raises(Unprocessable, match="non-public"):
+        accounts.create("Sneaky", "http://10.0.0.1/")
+
+
+def test_an_account_key_plays_its_seats_and_lists_its_owed_turns(
+        services: tuple[MatchService, AccountService]) -> None:
+    matches, accounts = services
+    puller, key = accounts.create("Puller", None)
+    other, other_key = accounts.create("Other", None)
+    record, tokens = matches.create_match("savanna", {}, 5, [
+        {"kind": "account", "account": puller["id"]}, {"kind": "human"}], move_deadline=30)
+    assert tokens.keys() == {1} and record.seats[0]["name"] == "Puller"
+    assert record.owed_since.keys() == {0, 1}  # a pull bot's seat is clocked
+    turns = accounts.wait_for_turns(puller["id"], 0)
+    assert turns == [{"match": record.id, "seat": 0, "version": record.version,
+                      "game": "savanna", "deadline_at": record.deadline_at()}]
+    assert accounts.owed_turns(other["id"]) == []
+    assert matches.authenticate(record.id, key, required=True) == 0
+    with pytest.raises(Forbidden):
+        matches.authenticate(record.id, other_key, required=True)
+    move = matches.legal_moves(record, 0)[0]
+    matches.submit_move(record.id, 0, record.version, move["move"])
+    assert accounts.owed_turns(puller["id"]) == []
+    with pytest.raises(Unprocessable, match="no account"):
+        matches.create_match("savanna", {}, 5, [{"kind": "account", "account": "nope"},
+                                                {"kind": "human"}])
+    with pytest.raises(Unprocessable, match="rated"):
+        matches.create_match("savanna", {}, 5, [{"kind": "account", "account": other["id"]},
+                                                {"kind": "human"}], rated=True)
