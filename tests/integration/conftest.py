@@ -21,6 +21,15 @@ from shared.queue import BOT_QUEUE
 pytestmark = pytest.mark.integration
 
 
+@pytest.fixture(scope="session")
+def redis_url(redis_url: str) -> str:
+    """The stack's own database on the session's redis-server. Unit tests in the same xdist
+    worker flush database 0 and build matches there; the stack's workers and their periodic
+    sweeps must neither lose their data to that flush nor play those matches' bot turns."""
+    assert redis_url.endswith("/0")
+    return redis_url[:-1] + "1"
+
+
 def stack_env(redis_url: str) -> dict[str, str]:
     env = dict(os.environ)
     env.update(REDIS_URL=redis_url, BROKER_URL=redis_url, BOT_STALE_AFTER="2",

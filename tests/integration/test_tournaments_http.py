@@ -51,6 +51,10 @@ def stack(client: Client, worker: Worker, tournament_worker: Worker) -> Client:
     return client
 
 
+# A seat's moves in a 2-player Savanna match: 20 cards, each picked face down and then placed
+# once revealed (docs/rules/savanna.md, S-2.2 and S-2.6).
+MOVES_PER_SEAT = 40
+
 def create(client: Client, body: dict[str, Any]) -> dict[str, Any]:
     response = client.call("POST", "/v1/tournaments", json=body)
     assert response.status_code == 201, response.text
@@ -155,7 +159,7 @@ def test_a_pull_bot_process_plays_a_tournament(stack: Client, tmp_path: Path) ->
     finally:
         bot.kill()
     assert final["status"] == "finished", final
-    assert int(out.split()[1]) == 40  # 2 matches x 20 placements, all its own
+    assert int(out.split()[1]) == 2 * MOVES_PER_SEAT  # 2 matches, all its own
     for row in export(stack, created["id"]):
         events = stack.call("GET", f"/v1/matches/{row['match']}/events").json()["events"]
         seat = next(s["seat"] for s in row["seats"] if s["entrant"] == 0)
@@ -212,13 +216,14 @@ def test_webhook_bots_play_and_ratings_equal_openskill(stack: Client, redis_url:
     assert final["status"] == "finished"
     rows = export(stack, created["id"])
     # Each request carried that seat's own view and legal moves only.
-    assert len(webhook_bots.requests) == 6 * 40
+    assert len(webhook_bots.requests) == 6 * 2 * MOVES_PER_SEAT
     for sent in webhook_bots.requests:
         assert sent["view"]["seat"] == sent["seat"] and sent["moves"]
     for row in rows:
         log = stack.call("GET", f"/v1/matches/{row['match']}/events").json()["events"]
         moves = [e for e in log if "move" in e]
-        assert len(moves) == 40 and all(e["bot"]["kind"] == "webhook" for e in moves)
+        assert len(moves) == 2 * MOVES_PER_SEAT
+        assert all(e["bot"]["kind"] == "webhook" for e in moves)
 
     # Ratings: replay the export, in the order the matches were rated, with OpenSkill.
     model, ratings = PlackettLuce(), {f"account:{h['id']}": None for h in hooks}
@@ -276,7 +281,8 @@ def test_a_silent_bot_times_out_forfeits_and_the_tournament_finishes(
             forfeits = [ev for e in log for ev in e["events"] if ev["type"] == "forfeit"]
             assert {"type": "forfeit", "seat": seat, "timeouts": 2} in forfeits
             mine = [e for e in log if e.get("seat") == seat and "move" in e]
-            assert len(mine) == 20 and all(e["bot"]["kind"] == "random" for e in mine[2:])
+            assert len(mine) == MOVES_PER_SEAT
+            assert all(e["bot"]["kind"] == "random" for e in mine[2:])
             assert seat in row["result"]["forfeited"]
             assert row["result"]["places"][seat] == max(row["result"]["places"])
     table = {s["entrant"]: s for s in final["standings"]}
@@ -308,7 +314,8 @@ def test_worker_killed_mid_tournament_restarts_and_no_match_is_missing_or_double
     assert sorted(stored) == sorted(f"evo:m:{r['match']}" for r in rows)
     for row in rows:
         log = stack.call("GET", f"/v1/matches/{row['match']}/events").json()["events"]
-        assert [e["version"] for e in log] == list(range(2, 42))  # 40 moves, each once
+        # Every move of both seats, each once.
+        assert [e["version"] for e in log] == list(range(2, 2 + 2 * MOVES_PER_SEAT))
     counted = sum(s["matches"] for s in final["standings"])
     assert counted == 16
 
