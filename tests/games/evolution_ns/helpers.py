@@ -42,10 +42,16 @@ class Builder:
         return cards
 
     def done(self, phase: str = "feed", turn: int = 0, first: int = 0, hole: int = 0,
-             deck: int | None = None, bags: list[int] | None = None) -> NSState:
+             deck: int | None = None, bags: list[int] | None = None,
+             sentinel: bool = False) -> NSState:
         """The rest of the cards form the deck (``deck`` of them; the others are discarded);
-        ``bank_out`` is set so that food is conserved."""
+        ``bank_out`` is set so that food is conserved. ``sentinel``: the last seat gets a
+        hungry body-6 species with Intelligence and cards, so feeding goes on after the move
+        under test (it can always feed from the bank and no carnivore here can reach it)."""
         st = self.st
+        if sentinel:
+            self.species(st.num_players - 1, "intelligence", body=6, pop=6)
+            self.hand(st.num_players - 1, *["fertile"] * 6)
         keep = len(self.free) if deck is None else deck
         st.deck = self.free[:keep]
         st.discard.extend(self.free[keep:])
