@@ -16,7 +16,8 @@ class Builder:
         self.st = NSState(players, quick)
         self.free = list(range(DECK_SIZE))
         if players == 2:
-            self.st.removed = [self.free.pop() for _ in range(40)]
+            self.st.removed = random.Random(0).sample(self.free, 40)
+            self.free = [c for c in self.free if c not in self.st.removed]
 
     def card(self, trait: str | None = None, food: int | None = None) -> int:
         from shared.games.evolution_ns.cards import FOOD_OF
