@@ -1,8 +1,9 @@
 """The secret food card (N-3.2) and the play-cards phase (N-3.3, N-3.10).
 
 Moves: ``food`` {card}; ``trait`` {card, species, replace?} (face down, replacing a trait of
-a full species); ``new_species`` {card, side: left|right}; ``grow`` {card, species,
-what: body|pop}; ``done`` (end the turn, keeping the other cards).
+a full species); ``new_species`` {card, side: left|right}; ``grow`` {card, seat, species,
+what: body|pop} (any player's species: the seed's reading, N-3.3); ``done`` (end the turn,
+keeping the other cards).
 Rule ids refer to docs/rules/evolution-ns.md.
 """
 
@@ -49,6 +50,8 @@ def start_play(st: NSState, rng: random.Random, events: list[Event]) -> None:
         st.qbase = [{"species": [sp.to_json() for sp in st.species[s]],
                      "hand": len(st.hands[s])} for s in range(st.num_players)]
         st.staged = [[] for _ in range(st.num_players)]
+        st.foreign = [[] for _ in range(st.num_players)]
+        st.lefts = [0] * st.num_players
         if all(st.done):
             end_play(st, rng, events)
         return
@@ -67,6 +70,7 @@ def play_moves(st: NSState, seat: int) -> list[Move]:
     hand = st.hands[seat]
     row = st.species[seat]
     limit = st.max_traits
+    growable = _growable(st, seat)
     moves: list[Move] = []
     for card in hand:
         trait = TRAIT_OF[card]
@@ -84,13 +88,31 @@ def play_moves(st: NSState, seat: int) -> list[Move]:
                                       "replace": old})
         moves.append({"type": "new_species", "card": card, "side": "left"})
         moves.append({"type": "new_species", "card": card, "side": "right"})
-        for index, sp in enumerate(row):
-            if sp.body < MAX_VALUE:
-                moves.append({"type": "grow", "card": card, "species": index, "what": "body"})
-            if sp.pop < MAX_VALUE:
-                moves.append({"type": "grow", "card": card, "species": index, "what": "pop"})
+        moves.extend({"type": "grow", "card": card, "seat": owner, "species": index,
+                      "what": what} for owner, index, what in growable)
     moves.append({"type": "done"})
     return moves
+
+
+def _growable(st: NSState, seat: int) -> list[tuple[int, int, str]]:
+    """(seat, species, body|pop) that may still go up by 1 (N-1.2: at most 6). N-3.3: the
+    seed lets a card grow "dowolnego gatunku", any species; in the quick variant another
+    seat's species is judged by its row as the phase began plus this seat's own growths."""
+    found: list[tuple[int, int, str]] = []
+    for owner in st.order_from(seat):
+        if st.qbase is not None and owner != seat:
+            rows = [(s["body"], s["pop"]) for s in st.qbase[owner]["species"]]
+            for _, index, what in (g for g in st.foreign[seat] if g[0] == owner):
+                body, pop = rows[index]
+                rows[index] = (body + 1, pop) if what == "body" else (body, pop + 1)
+        else:
+            rows = [(sp.body, sp.pop) for sp in st.species[owner]]
+        for index, (body, pop) in enumerate(rows):
+            if body < MAX_VALUE:
+                found.append((owner, index, "body"))
+            if pop < MAX_VALUE:
+                found.append((owner, index, "pop"))
+    return found
 
 
 def apply_play(st: NSState, seat: int, move: Move, rng: random.Random,
@@ -129,22 +151,32 @@ def apply_play(st: NSState, seat: int, move: Move, rng: random.Random,
         st.discard_card(seat, card)
         if move["side"] == "left":
             row.insert(0, Species())
+            st.lefts[seat] += 1
         else:
             row.append(Species())
         events.append({"type": "new_species", "seat": seat, "card": card,
                        "side": move["side"], **audience})
     else:
         st.discard_card(seat, card)
-        sp = row[move["species"]]
-        if move["what"] == "body":
-            sp.body += 1
+        owner = move["seat"]
+        if st.quick and owner != seat:
+            # N-3.10: applied at the reveal, so the owner does not see it before
+            st.foreign[seat].append([owner, move["species"], move["what"]])
         else:
-            sp.pop += 1
-        events.append({"type": "grown", "seat": seat, "card": card, "species": move["species"],
-                       "what": move["what"], **audience})
+            _grow(st.species[owner][move["species"]], move["what"])
+        events.append({"type": "grown", "seat": seat, "card": card, "owner": owner,
+                       "species": move["species"], "what": move["what"], **audience})
     if not st.hands[seat]:
         st.done[seat] = True  # nothing left to play: the turn ends by itself
         _after_play(st, seat, rng, events)
+
+
+def _grow(sp: Species, what: str) -> None:
+    # DECISION (quick variant): two secret growths may meet at 6; the extra one is lost
+    if what == "body":
+        sp.body = min(MAX_VALUE, sp.body + 1)
+    else:
+        sp.pop = min(MAX_VALUE, sp.pop + 1)
 
 
 def _after_play(st: NSState, seat: int, rng: random.Random, events: list[Event]) -> None:
@@ -160,6 +192,13 @@ def end_play(st: NSState, rng: random.Random, events: list[Event]) -> None:
     from .feeding import start_feeding
 
     revealed = []
+    if st.quick:
+        for seat in range(st.num_players):
+            for owner, index, what in st.foreign[seat]:
+                # the owner's rows only grew at the ends since the phase began
+                _grow(st.species[owner][index + st.lefts[owner]], what)
+            st.foreign[seat] = []
+        st.lefts = [0] * st.num_players
     for seat in range(st.num_players):
         if st.quick:
             st.discard.extend(st.staged[seat])

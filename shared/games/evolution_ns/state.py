@@ -51,6 +51,10 @@ class NSState(State):
         # and the cards each seat discarded meanwhile, put on the pile at the reveal.
         self.qbase: list[dict[str, Any]] | None = None
         self.staged: list[list[int]] = [[] for _ in range(players)]
+        # ... the growths each seat gave other seats' species ([seat, index as the phase
+        # began, "body"|"pop"], N-3.3), and how many species each seat added at its left end.
+        self.foreign: list[list[list[Any]]] = [[] for _ in range(players)]
+        self.lefts = [0] * players
         self._version = 0
         self._legal_key: tuple[int, int] | None = None
         self._legal: list[Move] = []
@@ -92,6 +96,8 @@ class NSState(State):
         new.qbase = None if self.qbase is None else [
             {"species": [dict(s) for s in b["species"]], "hand": b["hand"]} for b in self.qbase]
         new.staged = [list(s) for s in self.staged]
+        new.foreign = [[list(g) for g in f] for f in self.foreign]
+        new.lefts = list(self.lefts)
         return new
 
     # -- codec ----------------------------------------------------------------------------------
@@ -103,6 +109,7 @@ class NSState(State):
             "hands": [list(h) for h in self.hands], "food_cards": list(self.food_cards),
             "rows": [[sp.to_json() for sp in row] for row in self.species],
             "staged": [list(s) for s in self.staged],
+            "foreign": [[list(g) for g in f] for f in self.foreign], "lefts": list(self.lefts),
             "qbase": None if self.qbase is None else [
                 {"species": [dict(s) for s in b["species"]], "hand": b["hand"]}
                 for b in self.qbase],
@@ -143,6 +150,8 @@ class NSState(State):
         st.food_cards = list(data["food_cards"])
         st.species = [[Species.from_json(s) for s in row] for row in data["rows"]]
         st.staged = [list(s) for s in data["staged"]]
+        st.foreign = [[list(g) for g in f] for f in data["foreign"]]
+        st.lefts = list(data["lefts"])
         st.qbase = None if data["qbase"] is None else [
             {"species": [dict(s) for s in b["species"]], "hand": b["hand"]}
             for b in data["qbase"]]

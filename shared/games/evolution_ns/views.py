@@ -60,6 +60,8 @@ def view(st: NSState, seat: int | None) -> View:
             data["my_base"] = {"species": [dict(s) for s in st.qbase[seat]["species"]],
                                "hand": st.qbase[seat]["hand"]}
             data["my_staged"] = list(st.staged[seat])
+            data["my_foreign"] = [list(g) for g in st.foreign[seat]]
+            data["my_lefts"] = st.lefts[seat]
     if st.phase == "over":
         data["result"] = st.result().to_json()
     return data
@@ -115,6 +117,8 @@ def sample_from_view(view: View, seat: int | None, rng: random.Random) -> NSStat
         st.qbase[seat] = {"species": [dict(s) for s in view["my_base"]["species"]],
                           "hand": view["my_base"]["hand"]}  # type: ignore[index]
         st.staged[seat] = list(view["my_staged"])  # type: ignore[index]
+        st.foreign[seat] = [list(g) for g in view["my_foreign"]]  # type: ignore[index]
+        st.lefts[seat] = view["my_lefts"]  # type: ignore[index]
     elif view["quick"] and view["phase"] == "play":
         st.qbase = [{"species": [sp.to_json() for sp in rows[k]], "hand": len(st.hands[k])}
                     for k in range(n)]
@@ -134,15 +138,25 @@ def _fitting_card(sp: Species, pool: list[int], rng: random.Random) -> int:
 
 # -- wording -----------------------------------------------------------------------------------
 
-def _species(st: NSState, seat: int, index: int, owner: int | None = None) -> str:
-    row = st.species[seat]
-    whose = "your" if owner is None or owner == seat else f"seat {seat}'s"
-    if index >= len(row):
-        return f"{whose} species #{index + 1}"
-    sp = row[index]
-    shown = [TRAIT_NAMES[TRAIT_OF[c]] for c in sp.traits[:len(sp.traits) - sp.down]]
+def _species(st: NSState, seat: int, index: int, viewer: int | None = None) -> str:
+    """``seat``'s species ``index`` as ``viewer`` sees it (None: the owner)."""
+    whose = "your" if viewer is None or viewer == seat else f"seat {seat}'s"
+    if st.qbase is not None and viewer is not None and viewer != seat:
+        rows = st.qbase[seat]["species"]  # quick variant: as the phase began (N-3.10)
+        if index >= len(rows):
+            return f"{whose} species #{index + 1}"
+        data = rows[index]
+        body, pop, cards = data["body"], data["pop"], data["traits"][:len(data["traits"])
+                                                                     - data["down"]]
+    else:
+        row = st.species[seat]
+        if index >= len(row):
+            return f"{whose} species #{index + 1}"
+        sp = row[index]
+        body, pop, cards = sp.body, sp.pop, sp.traits[:len(sp.traits) - sp.down]
+    shown = [TRAIT_NAMES[TRAIT_OF[c]] for c in cards]
     traits = f", {'/'.join(shown)}" if shown else ""
-    return f"{whose} species #{index + 1} (body {sp.body}, pop {sp.pop}{traits})"
+    return f"{whose} species #{index + 1} (body {body}, pop {pop}{traits})"
 
 
 NEGATE_NAMES = {"warning_call_left": "Warning Call of its left neighbour",
@@ -164,8 +178,8 @@ def move_label(st: NSState, move: Move) -> str:
         return f"Discard {card_label(move['card'])} for a new species at the {move['side']} end"
     if kind == "grow":
         what = "body size" if move["what"] == "body" else "population"
-        return f"Discard {card_label(move['card'])}: +1 {what} on your species " \
-               f"#{move['species'] + 1}"
+        return f"Discard {card_label(move['card'])}: +1 {what} on " \
+               f"{_species(st, move['seat'], move['species'], seat)}"
     if kind == "done":
         return "Done: keep the other cards for the next round"
     if kind == "effect":
@@ -209,7 +223,7 @@ def explain_illegal(st: NSState, seat: int, move: Move) -> str:
         return ("a species holds no two equal traits and at most "
                 f"{st.max_traits} (a full one must name the trait it discards) (N-3.3)")
     if kind == "grow":
-        return "body size and population go up to 6 on your own species (N-3.3)"
+        return "body size and population go up to 6 (N-1.2, N-3.3)"
     if kind == "attack":
         return ("that carnivore cannot attack that species: it must be hungry (or have Fat "
                 "Tissue room), larger, and beat every defence (N-3.6)")

@@ -48,7 +48,7 @@ def test_body_size_and_population_stop_at_six() -> None:
     card = b.hand(0, "horns")[0]
     st = b.done(phase="play")
     grows = [m for m in st.legal_moves(0) if m["type"] == "grow"]
-    assert grows == [{"type": "grow", "card": card, "species": 0, "what": "pop"}]
+    assert grows == [{"type": "grow", "card": card, "seat": 0, "species": 0, "what": "pop"}]
 
 
 @pytest.mark.rule("N-1.3")
@@ -179,7 +179,8 @@ def test_n3_3_grow_and_replace_send_cards_face_up_to_the_pile() -> None:
     sp = b.species(0, "horns", "climbing", "burrowing")
     cards = b.hand(0, "fertile", "scavenger")
     st = b.done(phase="play")
-    st.apply(0, {"type": "grow", "card": cards[0], "species": 0, "what": "body"}, RNG)
+    st.apply(0, {"type": "grow", "card": cards[0], "seat": 0, "species": 0, "what": "body"},
+             RNG)
     old = sp.traits[1]
     st.apply(0, {"type": "trait", "card": cards[1], "species": 0, "replace": old}, RNG)
     assert sp.body == 2 and cards[0] in st.discard and old in st.discard
@@ -402,7 +403,34 @@ def test_n3_3_quick_plays_wait_in_staged_until_the_reveal() -> None:
     st = new(3, seed=5, quick=True)
     choose_food(st)
     card = st.hands[1][0]
-    st.apply(1, {"type": "grow", "card": card, "species": 0, "what": "pop"}, RNG)
+    st.apply(1, {"type": "grow", "card": card, "seat": 1, "species": 0, "what": "pop"}, RNG)
     assert st.staged[1] == [card] and card not in st.discard
     play.end_play(st, RNG, [])
     assert card in st.discard and st.qbase is None
+
+
+def test_n3_3_a_card_may_grow_any_players_species() -> None:
+    # Seed: "zwiększyć rozmiar ciała lub populację dowolnego gatunku o 1" (any species).
+    b = Builder(3)
+    b.species(0)
+    target = b.species(1, body=2, pop=6)
+    card = b.hand(0, "horns")[0]
+    st = b.done(phase="play")
+    grows = [m for m in st.legal_moves(0) if m["type"] == "grow" and m["seat"] == 1]
+    assert grows == [{"type": "grow", "card": card, "seat": 1, "species": 0, "what": "body"}]
+    st.apply(0, grows[0], RNG)
+    assert target.body == 3 and card in st.discard
+
+
+def test_n3_10_a_secret_growth_of_another_species_waits_for_the_reveal() -> None:
+    st = new(3, seed=8, quick=True)
+    choose_food(st)
+    card, other = st.hands[0][0], st.hands[1][0]
+    st.apply(1, {"type": "new_species", "card": other, "side": "left"}, RNG)
+    st.apply(0, {"type": "grow", "card": card, "seat": 1, "species": 0, "what": "pop"}, RNG)
+    assert [sp.pop for sp in st.species[1]] == [1, 1], "not applied before the reveal"
+    assert [(s["body"], s["pop"]) for s in st.view(1)["species"][1]] == [(1, 1), (1, 1)]
+    sample = GAME.sample_from_view(st.view(0), 0, random.Random(3))
+    assert sample.view(0) == st.view(0)
+    play.end_play(st, RNG, [])
+    assert [sp.pop for sp in st.species[1]] == [1, 2], "the species as the phase began"
