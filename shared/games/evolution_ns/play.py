@@ -13,6 +13,7 @@ import random
 from typing import TYPE_CHECKING
 
 from shared.protocol import Event, Move
+from shared.rng import randbelow
 
 from .cards import MAX_VALUE, TRAIT_OF
 from .model import Species
@@ -67,30 +68,63 @@ def _next_turn(st: NSState, start: int, rng: random.Random, events: list[Event])
 
 
 def play_moves(st: NSState, seat: int) -> list[Move]:
-    hand = st.hands[seat]
-    row = st.species[seat]
-    limit = st.max_traits
     growable = _growable(st, seat)
     moves: list[Move] = []
-    for card in hand:
-        trait = TRAIT_OF[card]
-        for index, sp in enumerate(row):
-            names = [TRAIT_OF[c] for c in sp.traits]
-            if len(names) < limit:
-                if trait not in names:
-                    moves.append({"type": "trait", "card": card, "species": index})
-            else:
-                # N-3.3: a full species first discards one of its traits; no duplicates after
-                for old in sp.traits:
-                    others = [TRAIT_OF[c] for c in sp.traits if c != old]
-                    if trait not in others:
-                        moves.append({"type": "trait", "card": card, "species": index,
-                                      "replace": old})
+    for card in st.hands[seat]:
+        moves.extend(_trait_moves(st, seat, card))
         moves.append({"type": "new_species", "card": card, "side": "left"})
         moves.append({"type": "new_species", "card": card, "side": "right"})
         moves.extend({"type": "grow", "card": card, "seat": owner, "species": index,
                       "what": what} for owner, index, what in growable)
     moves.append({"type": "done"})
+    return moves
+
+
+def random_play_move(st: NSState, seat: int, rng: random.Random) -> Move:
+    """``play_moves(st, seat)[randbelow(rng, len(...))]`` without building the whole list
+    (playouts spend most of their time in this phase)."""
+    growable = _growable(st, seat)
+    hand = st.hands[seat]
+    per_trait: dict[str, list[Move]] = {}
+    counts = []
+    for card in hand:
+        trait = TRAIT_OF[card]
+        if trait not in per_trait:
+            per_trait[trait] = _trait_moves(st, seat, card)
+        counts.append(len(per_trait[trait]) + 2 + len(growable))
+    pick = randbelow(rng, sum(counts) + 1)
+    for card, count in zip(hand, counts, strict=True):
+        if pick >= count:
+            pick -= count
+            continue
+        traits = per_trait[TRAIT_OF[card]]
+        if pick < len(traits):
+            return {**traits[pick], "card": card}
+        pick -= len(traits)
+        if pick < 2:
+            return {"type": "new_species", "card": card, "side": ("left", "right")[pick]}
+        owner, index, what = growable[pick - 2]
+        return {"type": "grow", "card": card, "seat": owner, "species": index, "what": what}
+    return {"type": "done"}
+
+
+def _trait_moves(st: NSState, seat: int, card: int) -> list[Move]:
+    """N-3.3: a face-down trait on one of your species; no two equal traits on a species; a
+    full species first discards one of its traits."""
+    trait = TRAIT_OF[card]
+    limit = st.max_traits
+    moves: list[Move] = []
+    for index, sp in enumerate(st.species[seat]):
+        names = [TRAIT_OF[c] for c in sp.traits]
+        if len(names) < limit:
+            if trait not in names:
+                moves.append({"type": "trait", "card": card, "species": index})
+        else:
+            for old in sp.traits:
+                others = [TRAIT_OF[c] for c in sp.traits if c != old]
+                if trait not in others:
+                    moves.append({"type": "trait", "card": card, "species": index,
+                                  "replace": old})
     return moves
 
 

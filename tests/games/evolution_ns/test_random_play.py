@@ -68,6 +68,11 @@ def heavy(st: NSState, step: int) -> None:
     assert sampled.view(seat) == view, "the sample agrees with the view"
     assert sorted(map(st.move_id, st.legal_moves(seat))) == sorted(
         map(sampled.move_id, sampled.legal_moves(seat)))
+    # random_move (unlisted in the play-cards phase) draws exactly the listed move
+    legal = st.legal_moves(seat)
+    for k in range(3):
+        assert st.clone().random_move(seat, random.Random(k)) == legal[
+            random.Random(k).randrange(len(legal))]
 
 
 @pytest.mark.rule("N-1.1", "N-1.2", "N-3.3", "N-6")
