@@ -110,15 +110,15 @@ def sample_from_view(view: View, seat: int | None, rng: random.Random) -> NSStat
         raise ValueError("view is inconsistent with the card composition")
     st.deck = pool
     st.species = rows
-    if view.get("my_base") is not None:
+    if seat is not None and view.get("my_base") is not None:
         # Quick variant (N-3.10): the others' rows are their rows as the phase began.
         st.qbase = [{"species": [sp.to_json() for sp in rows[k]], "hand": len(st.hands[k])}
                     for k in range(n)]
         st.qbase[seat] = {"species": [dict(s) for s in view["my_base"]["species"]],
-                          "hand": view["my_base"]["hand"]}  # type: ignore[index]
-        st.staged[seat] = list(view["my_staged"])  # type: ignore[index]
-        st.foreign[seat] = [list(g) for g in view["my_foreign"]]  # type: ignore[index]
-        st.lefts[seat] = view["my_lefts"]  # type: ignore[index]
+                          "hand": view["my_base"]["hand"]}
+        st.staged[seat] = list(view["my_staged"])
+        st.foreign[seat] = [list(g) for g in view["my_foreign"]]
+        st.lefts[seat] = view["my_lefts"]
     elif view["quick"] and view["phase"] == "play":
         st.qbase = [{"species": [sp.to_json() for sp in rows[k]], "hand": len(st.hands[k])}
                     for k in range(n)]
