@@ -122,12 +122,13 @@ def _next_feeder(st: NSState, start: int, rng: random.Random, events: list[Event
 
 
 def _options(st: NSState, seat: int) -> list[Move]:
-    """Every feeding of ``seat``: (hungry ones, Fat Tissue-only ones)."""
+    """The feedings open to ``seat``: those of hungry species, else Fat Tissue storage."""
     hungry, storing = _feedings(st, seat)
     return hungry or storing
 
 
 def _feedings(st: NSState, seat: int) -> tuple[list[Move], list[Move]]:
+    """(feedings of hungry species, feedings that only store Fat Tissue food), N-3.9."""
     hungry: list[Move] = []
     storing: list[Move] = []
     hand = st.hands[seat]

@@ -19,8 +19,6 @@ from . import feeding, play, views
 from .cards import DECK_SIZE, HAND_BASE, MAX_TRAITS, MAX_TRAITS_2P, TWO_PLAYER_REMOVED
 from .model import Species
 
-PHASES = ("food", "play", "effects", "feed", "over")
-
 
 class NSState(State):
     """A match of Evolution (North Star) in progress (see the module docstring)."""
@@ -38,7 +36,7 @@ class NSState(State):
         self.bags = [0] * players
         self.hole = 0  # plant food on the watering hole
         self.bank_out = 0  # food tokens out of the (unlimited) bank, for conservation checks
-        self.phase = "food"
+        self.phase = "food"  # food | play | effects | feed | over
         self.round = 1
         self.first = 0
         self.turn = 0
