@@ -196,7 +196,8 @@ def apply_feed(st: NSState, seat: int, move: Move, rng: random.Random,
                 st, seat, att, move["target_seat"], target, []):
             st.pending = {"species": move["species"], "target_seat": move["target_seat"],
                           "target": move["target"], "negated": []}
-            events.append({"type": "attack_declared", "seat": seat, **st.pending})
+            events.append({"type": "attack_declared", "seat": seat, "species": move["species"],
+                           "target_seat": move["target_seat"], "target": move["target"]})
             return  # N-3.6 (1): the Intelligence choices come first, as moves
         resolve_attack(st, seat, att, move["target_seat"], target, [], rng, events)
     elif kind == "negate":
