@@ -32,7 +32,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("shared", "worker")
-#: Modules mypyc compiles (the hot path of an Evolution search); the rest stay Python.
+#: Modules mypyc compiles (the hot paths of the Evolution engines and the search); the rest
+#: stay Python.
 COMPILED = (
     "shared/rng.py", "shared/games/evolution/cards.py",
     "shared/games/evolution/model.py", "shared/games/evolution/attack.py",
@@ -40,6 +41,9 @@ COMPILED = (
     "shared/games/evolution/development.py",
     "shared/games/evolution/state.py", "shared/games/evolution/views.py",
     "shared/games/evolution/policy.py",
+    "shared/games/evolution_ns/cards.py", "shared/games/evolution_ns/model.py",
+    "shared/games/evolution_ns/feeding.py", "shared/games/evolution_ns/play.py",
+    "shared/games/evolution_ns/state.py", "shared/games/evolution_ns/views.py",
     "worker/search/ismcts.py", "worker/search/policies.py",
 )
 _IGNORED = shutil.ignore_patterns("__pycache__", "*.so", "*.pyc")

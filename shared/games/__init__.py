@@ -11,6 +11,7 @@ from shared.protocol import Game
 BUILTIN = (
     "savanna",
     "evolution",
+    "evolution_ns",
 )
 _GAMES: dict[str, Game] = {}
 

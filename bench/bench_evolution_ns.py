@@ -1,0 +1,37 @@
+"""Evolution (North Star) random playouts per second on one core (fixed seed, 4 players).
+
+Usage: ``.venv/bin/python -m bench.bench_evolution_ns [--seconds 10] [--players 4] [--quick]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+from shared.games import get_game
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--quick", action="store_true", help="the quick variant")
+    args = parser.parse_args()
+    game = get_game("evolution-ns")
+    rng = random.Random(12345)
+    matches = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < args.seconds:
+        state = game.new_state(args.players, {"quick": args.quick}, rng)
+        while not state.is_over():
+            seat = state.to_move()[0]
+            state.apply_legal(seat, state.random_move(seat, rng), rng)  # as playouts do
+        matches += 1
+    elapsed = time.perf_counter() - start
+    print(f"evolution-ns random playouts: {matches / elapsed:.1f} matches/s "
+          f"({args.players} players{', quick' if args.quick else ''})")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,70 @@
+"""Evolution (North Star Games, 2014) — the engine for Evo Arena (game id ``evolution-ns``).
+
+Rules: docs/rules/evolution-ns.md (rule ids N-x.y). Modules: ``cards`` (the deck data),
+``model`` (a species board), ``state`` (match and round flow), ``play`` (food card and
+play-cards phase), ``feeding`` (effects, feeding, attacks, traits), ``views`` (N-6, wording).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from shared.games import register
+from shared.protocol import Game, Option, State, View
+
+from .cards import QUICK_FORCED_PLAYERS
+from .state import NSState
+
+__all__ = ["EvolutionNSGame", "NSState"]
+
+
+class EvolutionNSGame(Game):
+    id = "evolution-ns"
+    name = "Evolution (North Star)"
+    version = "evolution-ns-1"
+    min_players = 2
+    max_players = 6
+    options = (Option("quick", "bool", False,
+                      "Quick variant: every seat plays its cards at once, in secret "
+                      "(always on with 6 players)"),)
+    description = ("Adapt your species with traits, share a watering hole and fend off "
+                   "carnivores (North Star Games, 2014). 2-6 players.")
+
+    def new_state(self, players: int, options: dict[str, Any], rng: random.Random) -> State:
+        if not self.min_players <= players <= self.max_players:
+            raise ValueError(f"evolution-ns is for 2-6 players, not {players}")
+        # N-3.10: the simultaneous play-cards phase is the six-player rule.
+        quick = bool(options.get("quick", False)) or players >= QUICK_FORCED_PLAYERS
+        return NSState.new(players, quick, rng)
+
+    def state_from_json(self, data: dict[str, Any]) -> State:
+        return NSState.from_json(data)
+
+    def sample_from_view(self, view: View, seat: int, rng: random.Random) -> State:
+        from .views import sample_from_view
+
+        return sample_from_view(view, seat, rng)
+
+    def greedy_value(self, state: State, seat: int) -> float:
+        """Points so far (N-4.1) with hungry species discounted, cards in hand as a little
+        material, minus the opponents' mean."""
+        assert isinstance(state, NSState)
+        if state.is_over():
+            return super().greedy_value(state, seat)
+
+        def material(s: int) -> float:
+            total = state.bags[s] + 0.25 * len(state.hands[s])
+            for sp in state.species[s]:
+                fed = min(sp.food, sp.pop)
+                total += 0.5 * sp.pop + 0.5 * fed + len(sp.traits) + 0.3 * sp.fat
+                total += 0.15 * sp.body
+                if state.phase == "feed" and sp.food < sp.pop:
+                    total -= 0.25 * (sp.pop - sp.food)
+            return total
+
+        others = [material(s) for s in range(state.num_players) if s != seat]
+        return material(seat) - sum(others) / len(others)
+
+
+register(EvolutionNSGame())

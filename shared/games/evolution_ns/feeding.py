@@ -1,0 +1,395 @@
+"""Feeding (N-3.4 to N-3.9) and the traits at work in it (N-5).
+
+Moves: ``effect`` {species, trait} (the owner's order of start-of-feeding effects, N-3.8);
+``eat`` {species} (plant food from the watering hole); ``intelligence`` {species, card}
+(a non-carnivore takes plant food from the bank, N-5.12); ``attack`` {species, target_seat,
+target}; with Intelligence then ``negate`` {trait, card} and ``strike`` (N-3.6); ``pass``
+(only when every possible feeding merely stores Fat Tissue food, N-3.9).
+Rule ids refer to docs/rules/evolution-ns.md.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+from shared.protocol import Event, Move
+
+from .cards import FOOD_OF, HARD_SHELL_BONUS, INTELLIGENCE_FOOD, MAX_VALUE
+from .model import Species
+
+if TYPE_CHECKING:
+    from .state import NSState
+
+START_EFFECTS = ("fertile", "long_neck", "fat_tissue")
+
+
+# -- the start of feeding (N-3.4, N-3.8) -------------------------------------------------------
+
+def start_feeding(st: NSState, rng: random.Random, events: list[Event]) -> None:
+    """Reveal the food cards and change the watering hole by their sum; then the effects."""
+    cards = [c for c in st.food_cards if c is not None]
+    total = sum(FOOD_OF[c] for c in cards)
+    if total >= 0:
+        st.hole += total
+        st.bank_out += total
+        change = total
+    else:  # N-3.4: a negative sum removes plant food from the hole, as far as possible
+        change = -min(st.hole, -total)
+        st.hole += change
+        st.bank_out += change
+    st.discard.extend(cards)
+    st.food_cards = [None] * st.num_players
+    events.append({"type": "food_revealed", "cards": cards, "sum": total, "change": change,
+                   "hole": st.hole})
+    st.phase = "effects"
+    for seat in range(st.num_players):
+        st.effects[seat] = [
+            [index, trait] for index, sp in enumerate(st.species[seat])
+            for trait in START_EFFECTS if sp.has(trait) and _effect_applies(st, sp, trait)]
+    _run_effects(st, rng, events)
+
+
+def _effect_applies(st: NSState, sp: Species, trait: str) -> bool:
+    if trait == "fertile":
+        return st.hole > 0 and sp.pop < MAX_VALUE
+    if trait == "long_neck":
+        return not sp.has("carnivore")
+    return sp.fat > 0
+
+
+def _run_effects(st: NSState, rng: random.Random, events: list[Event]) -> None:
+    """Clockwise from the first player (DECISION); a seat with two or more effects chooses
+    the order (N-3.8), one left resolves by itself."""
+    for seat in st.order_from(st.first):
+        pending = st.effects[seat]
+        while len(pending) == 1:
+            index, trait = pending.pop()
+            _resolve_effect(st, seat, index, trait, events)
+        if pending:
+            st.turn = seat
+            return
+    start_feeding_turns(st, rng, events)
+
+
+def effect_moves(st: NSState, seat: int) -> list[Move]:
+    return [{"type": "effect", "species": index, "trait": trait}
+            for index, trait in st.effects[seat]]
+
+
+def apply_effect(st: NSState, seat: int, move: Move, rng: random.Random,
+                 events: list[Event]) -> None:
+    st.effects[seat].remove([move["species"], move["trait"]])
+    _resolve_effect(st, seat, move["species"], move["trait"], events)
+    _run_effects(st, rng, events)
+
+
+def _resolve_effect(st: NSState, seat: int, index: int, trait: str,
+                    events: list[Event]) -> None:
+    sp = st.species[seat][index]
+    if trait == "fertile":
+        if st.hole > 0 and sp.pop < MAX_VALUE:  # N-5.8
+            sp.pop += 1
+    elif trait == "long_neck":
+        if sp.can_eat(plant=True):  # N-5.13: from the bank, then Cooperation
+            sp.give()
+            st.bank_out += 1
+            cooperate(st, seat, sp, "bank", events)
+    else:  # N-5.7: stored food onto the species up to its population; not "taking food"
+        moved = min(sp.fat, sp.pop - sp.food)
+        if moved > 0:
+            sp.fat -= moved
+            sp.food += moved
+    events.append({"type": "effect", "seat": seat, "species": index, "trait": trait})
+
+
+# -- feeding turns (N-3.4, N-3.9) --------------------------------------------------------------
+
+def start_feeding_turns(st: NSState, rng: random.Random, events: list[Event]) -> None:
+    st.phase = "feed"
+    st.passed = [False] * st.num_players
+    st.pending = None
+    _next_feeder(st, st.first, rng, events)
+
+
+def _next_feeder(st: NSState, start: int, rng: random.Random, events: list[Event]) -> None:
+    """The next seat clockwise that can feed; none: the phase ends (N-3.4)."""
+    for seat in st.order_from(start):
+        if not st.passed[seat] and _options(st, seat):
+            st.turn = seat
+            return
+    end_feeding(st, rng, events)
+
+
+def _options(st: NSState, seat: int) -> list[Move]:
+    """The feedings open to ``seat``: those of hungry species, else Fat Tissue storage."""
+    hungry, storing = _feedings(st, seat)
+    return hungry or storing
+
+
+def _feedings(st: NSState, seat: int) -> tuple[list[Move], list[Move]]:
+    """(feedings of hungry species, feedings that only store Fat Tissue food), N-3.9."""
+    hungry: list[Move] = []
+    storing: list[Move] = []
+    hand = st.hands[seat]
+    for index, sp in enumerate(st.species[seat]):
+        is_hungry = sp.food < sp.pop
+        if not is_hungry and sp.fat_room() <= 0:
+            continue
+        bucket = hungry if is_hungry else storing
+        if sp.has("carnivore"):
+            for tseat in st.order_from(seat):
+                for tindex, target in enumerate(st.species[tseat]):
+                    if target is not sp and can_attack(st, seat, sp, tseat, target):
+                        bucket.append({"type": "attack", "species": index,
+                                       "target_seat": tseat, "target": tindex})
+            continue
+        if st.hole > 0:
+            bucket.append({"type": "eat", "species": index})
+        if sp.has("intelligence"):
+            for card in hand:
+                bucket.append({"type": "intelligence", "species": index, "card": card})
+    return hungry, storing
+
+
+def feed_moves(st: NSState, seat: int) -> list[Move]:
+    if st.pending is not None:
+        return _negate_moves(st, seat)
+    hungry, storing = _feedings(st, seat)
+    if hungry:
+        return hungry  # N-3.9: feeding a hungry species is compulsory
+    return [*storing, {"type": "pass"}]
+
+
+def apply_feed(st: NSState, seat: int, move: Move, rng: random.Random,
+               events: list[Event]) -> None:
+    kind = move["type"]
+    row = st.species[seat]
+    if kind == "pass":
+        st.passed[seat] = True
+        events.append({"type": "pass", "seat": seat})
+    elif kind == "eat":
+        sp = row[move["species"]]
+        taken = _take_plant(st, sp)
+        if sp.has("foraging") and st.hole > 0 and sp.can_eat(plant=True):
+            taken += _take_plant(st, sp)  # N-5.9: a second plant food, own feeding only
+        events.append({"type": "ate", "seat": seat, "species": move["species"],
+                       "food": taken, "hole": st.hole})
+        cooperate(st, seat, sp, "hole", events)
+    elif kind == "intelligence":
+        sp = row[move["species"]]
+        st.hands[seat].remove(move["card"])
+        st.discard.append(move["card"])
+        taken = 0
+        for _ in range(INTELLIGENCE_FOOD):
+            if sp.can_eat(plant=True):
+                sp.give()
+                st.bank_out += 1
+                taken += 1
+        events.append({"type": "intelligence_food", "seat": seat, "species": move["species"],
+                       "card": move["card"], "food": taken})
+        cooperate(st, seat, sp, "bank", events)
+    elif kind == "attack":
+        att = row[move["species"]]
+        target = st.species[move["target_seat"]][move["target"]]
+        if att.has("intelligence") and st.hands[seat] and _negatable(
+                st, seat, att, move["target_seat"], target, []):
+            st.pending = {"species": move["species"], "target_seat": move["target_seat"],
+                          "target": move["target"], "negated": []}
+            events.append({"type": "attack_declared", "seat": seat, "species": move["species"],
+                           "target_seat": move["target_seat"], "target": move["target"]})
+            return  # N-3.6 (1): the Intelligence choices come first, as moves
+        resolve_attack(st, seat, att, move["target_seat"], target, [], rng, events)
+    elif kind == "negate":
+        pending = st.pending
+        assert pending is not None
+        st.hands[seat].remove(move["card"])
+        st.discard.append(move["card"])
+        pending["negated"].append(move["trait"])
+        events.append({"type": "negated", "seat": seat, "trait": move["trait"],
+                       "card": move["card"]})
+        att = row[pending["species"]]
+        target = st.species[pending["target_seat"]][pending["target"]]
+        if st.hands[seat] and _negatable(st, seat, att, pending["target_seat"], target,
+                                         pending["negated"]):
+            return
+        st.pending = None
+        resolve_attack(st, seat, att, pending["target_seat"], target, pending["negated"],
+                       rng, events)
+    else:  # strike
+        pending = st.pending
+        assert pending is not None
+        st.pending = None
+        att = row[pending["species"]]
+        target = st.species[pending["target_seat"]][pending["target"]]
+        resolve_attack(st, seat, att, pending["target_seat"], target, pending["negated"],
+                       rng, events)
+    _next_feeder(st, seat + 1, rng, events)
+
+
+def _take_plant(st: NSState, sp: Species) -> int:
+    if st.hole > 0 and sp.give():
+        st.hole -= 1
+        return 1
+    return 0
+
+
+def cooperate(st: NSState, seat: int, sp: Species, source: str, events: list[Event]) -> None:
+    """N-5.5: the species directly to the right takes 1 food from the same source; chains."""
+    row = st.species[seat]
+    while sp.has("cooperation"):
+        index = row.index(sp) + 1
+        if index >= len(row):
+            return
+        right = row[index]
+        plant = source == "hole"
+        if not right.can_eat(plant) or (plant and st.hole <= 0):
+            return
+        right.give()
+        if plant:
+            st.hole -= 1
+        else:
+            st.bank_out += 1
+        events.append({"type": "cooperation", "seat": seat, "species": index,
+                       "source": source})
+        sp = right
+
+
+# -- attacks (N-3.6, N-5) ----------------------------------------------------------------------
+
+def attack_size(att: Species) -> int:
+    """N-5.14: Pack Hunting adds the population to the body size."""
+    return att.body + att.pop if att.has("pack_hunting") else att.body
+
+
+def defences(st: NSState, seat: int, att: Species, tseat: int, target: Species) -> list[str]:
+    """The traits that stop ``att`` attacking ``target`` now (each negatable, N-5.12)."""
+    size = attack_size(att)
+    blocks: list[str] = []
+    if target.has("hard_shell") and size <= target.body + HARD_SHELL_BONUS:
+        blocks.append("hard_shell")  # N-5.10
+    if target.has("climbing") and not att.has("climbing"):
+        blocks.append("climbing")  # N-5.4
+    if target.has("burrowing") and target.food >= target.pop:
+        blocks.append("burrowing")  # N-5.3
+    if target.has("defensive_herding") and att.pop <= target.pop:
+        blocks.append("defensive_herding")  # N-5.6
+    row = st.species[tseat]
+    index = row.index(target)
+    right = row[index + 1] if index + 1 < len(row) else None
+    if target.has("symbiosis") and right is not None and right.body > target.body:
+        blocks.append("symbiosis")  # N-5.16
+    if not att.has("ambush"):  # N-5.2, N-5.17
+        if index > 0 and row[index - 1].has("warning_call"):
+            blocks.append("warning_call_left")
+        if right is not None and right.has("warning_call"):
+            blocks.append("warning_call_right")
+    return blocks
+
+
+def can_attack(st: NSState, seat: int, att: Species, tseat: int, target: Species) -> bool:
+    """N-3.6: larger attack size, and every blocking defence negated by Intelligence cards."""
+    if attack_size(att) <= target.body:
+        return False
+    blocks = defences(st, seat, att, tseat, target)
+    if not blocks:
+        return True
+    return att.has("intelligence") and len(blocks) <= len(st.hands[seat])
+
+
+def _negatable(st: NSState, seat: int, att: Species, tseat: int, target: Species,
+               negated: list[str]) -> list[str]:
+    """Traits still worth a card: the live blocking defences and Horns (N-5.12)."""
+    live = [t for t in defences(st, seat, att, tseat, target) if t not in negated]
+    if target.has("horns") and "horns" not in negated:
+        live.append("horns")
+    return live
+
+
+def _negate_moves(st: NSState, seat: int) -> list[Move]:
+    pending = st.pending
+    assert pending is not None
+    att = st.species[seat][pending["species"]]
+    tseat = pending["target_seat"]
+    target = st.species[tseat][pending["target"]]
+    negated = pending["negated"]
+    blocks = [t for t in defences(st, seat, att, tseat, target) if t not in negated]
+    hand = st.hands[seat]
+    moves: list[Move] = []
+    for trait in _negatable(st, seat, att, tseat, target, negated):
+        # never a card the attack needs elsewhere: every other blocker must stay payable
+        still = len(blocks) - (1 if trait in blocks else 0)
+        if still <= len(hand) - 1:
+            moves.extend({"type": "negate", "trait": trait, "card": card} for card in hand)
+    if not blocks:
+        moves.append({"type": "strike"})
+    return moves
+
+
+def resolve_attack(st: NSState, seat: int, att: Species, tseat: int, target: Species,
+                   negated: list[str], rng: random.Random, events: list[Event]) -> None:
+    """N-3.6 steps (2) to (5): Horns, the target's loss, the meat, Cooperation, Scavengers."""
+    meat = target.body
+    attacker_index = st.species[seat].index(att)
+    target_index = st.species[tseat].index(target)
+    horns = target.has("horns") and "horns" not in negated
+    if horns:  # N-5.11: before the carnivore takes the meat
+        att.pop -= 1
+        st.trim(seat, att)
+    target.pop -= 1
+    st.trim(tseat, target)
+    events.append({"type": "attack", "seat": seat, "species": attacker_index,
+                   "target_seat": tseat, "target": target_index, "negated": list(negated),
+                   "horns": horns})
+    if att.pop <= 0:
+        st.go_extinct(seat, att, rng, events, "horns")
+    if target.pop <= 0:
+        st.go_extinct(tseat, target, rng, events, "eaten")
+    if att.pop > 0:
+        taken = 0
+        for _ in range(meat):
+            if not att.give():
+                break  # DECISION (N-3.4): the rest of the meat stays in the bank
+            taken += 1
+        st.bank_out += taken
+        events.append({"type": "meat", "seat": seat, "food": taken})
+        if taken:
+            cooperate(st, seat, att, "bank", events)
+    # N-5.15: every Scavenger, clockwise from the attacker's owner, left to right
+    for sseat in st.order_from(seat):
+        for sp in list(st.species[sseat]):
+            if sp.has("scavenger") and sp in st.species[sseat] and sp.can_eat(plant=False):
+                sp.give()
+                st.bank_out += 1
+                events.append({"type": "scavenged", "seat": sseat,
+                               "species": st.species[sseat].index(sp)})
+                cooperate(st, sseat, sp, "bank", events)
+
+
+# -- the end of feeding (N-3.5) ----------------------------------------------------------------
+
+def end_feeding(st: NSState, rng: random.Random, events: list[Event]) -> None:
+    """Population loss and extinction, food into the bags, a species for a seat with none,
+    the first player passes on; the last round ends the game (N-4)."""
+    st.pending = None
+    for seat in st.order_from(st.first):
+        for sp in list(st.species[seat]):
+            if sp.food < sp.pop:
+                sp.pop = sp.food
+                if sp.pop == 0:
+                    st.go_extinct(seat, sp, rng, events, "starved")
+                    continue
+            st.bags[seat] += sp.food
+            sp.food = 0
+    events.append({"type": "feeding_ended", "bags": list(st.bags)})
+    if st.last_round:
+        st.phase = "over"
+        events.append({"type": "game_over", **st.result().to_json()})
+        return
+    for seat in range(st.num_players):
+        if not st.species[seat]:
+            st.species[seat].append(Species())
+            events.append({"type": "new_species", "seat": seat, "free": True})
+    st.first = (st.first + 1) % st.num_players
+    st.round += 1
+    st.start_round(events, rng)

@@ -1,0 +1,250 @@
+"""The secret food card (N-3.2) and the play-cards phase (N-3.3, N-3.10).
+
+Moves: ``food`` {card}; ``trait`` {card, species, replace?} (face down, replacing a trait of
+a full species); ``new_species`` {card, side: left|right}; ``grow`` {card, seat, species,
+what: body|pop} (any player's species: the seed's reading, N-3.3); ``done`` (end the turn,
+keeping the other cards).
+Rule ids refer to docs/rules/evolution-ns.md.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+from shared.protocol import Event, Move
+from shared.rng import randbelow
+
+from .cards import MAX_VALUE, TRAIT_OF
+from .model import Species
+
+if TYPE_CHECKING:
+    from .state import NSState
+
+
+# -- the food card (N-3.2) ---------------------------------------------------------------------
+
+def food_moves(st: NSState, seat: int) -> list[Move]:
+    return [{"type": "food", "card": card} for card in st.hands[seat]]
+
+
+def apply_food(st: NSState, seat: int, move: Move, rng: random.Random,
+               events: list[Event]) -> None:
+    card = move["card"]
+    st.hands[seat].remove(card)
+    st.food_cards[seat] = card
+    st.done[seat] = True
+    events.append({"type": "food_card_chosen", "seat": seat, "card": card, "audience": [seat]})
+    events.append({"type": "food_card_chosen", "seat": seat, "exclude": [seat]})
+    if all(st.done):
+        start_play(st, rng, events)
+
+
+# -- playing cards (N-3.3) ---------------------------------------------------------------------
+
+def start_play(st: NSState, rng: random.Random, events: list[Event]) -> None:
+    """N-3.3 from the first player, or every seat at once in the quick variant (N-3.10)."""
+    st.phase = "play"
+    st.done = [not hand for hand in st.hands]
+    events.append({"type": "play_cards", "quick": st.quick})
+    if st.quick:
+        st.qbase = [{"species": [sp.to_json() for sp in st.species[s]],
+                     "hand": len(st.hands[s])} for s in range(st.num_players)]
+        st.staged = [[] for _ in range(st.num_players)]
+        st.foreign = [[] for _ in range(st.num_players)]
+        st.lefts = [0] * st.num_players
+        if all(st.done):
+            end_play(st, rng, events)
+        return
+    _next_turn(st, st.first, rng, events)
+
+
+def _next_turn(st: NSState, start: int, rng: random.Random, events: list[Event]) -> None:
+    for seat in st.order_from(start):
+        if not st.done[seat]:
+            st.turn = seat
+            return
+    end_play(st, rng, events)
+
+
+def play_moves(st: NSState, seat: int) -> list[Move]:
+    growable = _growable(st, seat)
+    moves: list[Move] = []
+    for card in st.hands[seat]:
+        moves.extend(_trait_moves(st, seat, card))
+        moves.append({"type": "new_species", "card": card, "side": "left"})
+        moves.append({"type": "new_species", "card": card, "side": "right"})
+        moves.extend({"type": "grow", "card": card, "seat": owner, "species": index,
+                      "what": what} for owner, index, what in growable)
+    moves.append({"type": "done"})
+    return moves
+
+
+def random_play_move(st: NSState, seat: int, rng: random.Random) -> Move:
+    """``play_moves(st, seat)[randbelow(rng, len(...))]`` without building the whole list
+    (playouts spend most of their time in this phase)."""
+    growable = _growable(st, seat)
+    hand = st.hands[seat]
+    per_trait: dict[str, list[Move]] = {}
+    counts = []
+    for card in hand:
+        trait = TRAIT_OF[card]
+        if trait not in per_trait:
+            per_trait[trait] = _trait_moves(st, seat, card)
+        counts.append(len(per_trait[trait]) + 2 + len(growable))
+    pick = randbelow(rng, sum(counts) + 1)
+    for card, count in zip(hand, counts, strict=True):
+        if pick >= count:
+            pick -= count
+            continue
+        traits = per_trait[TRAIT_OF[card]]
+        if pick < len(traits):
+            return {**traits[pick], "card": card}
+        pick -= len(traits)
+        if pick < 2:
+            return {"type": "new_species", "card": card, "side": ("left", "right")[pick]}
+        owner, index, what = growable[pick - 2]
+        return {"type": "grow", "card": card, "seat": owner, "species": index, "what": what}
+    return {"type": "done"}
+
+
+def _trait_moves(st: NSState, seat: int, card: int) -> list[Move]:
+    """N-3.3: a face-down trait on one of your species; no two equal traits on a species; a
+    full species first discards one of its traits."""
+    trait = TRAIT_OF[card]
+    limit = st.max_traits
+    moves: list[Move] = []
+    for index, sp in enumerate(st.species[seat]):
+        names = [TRAIT_OF[c] for c in sp.traits]
+        if len(names) < limit:
+            if trait not in names:
+                moves.append({"type": "trait", "card": card, "species": index})
+        else:
+            for old in sp.traits:
+                others = [TRAIT_OF[c] for c in sp.traits if c != old]
+                if trait not in others:
+                    moves.append({"type": "trait", "card": card, "species": index,
+                                  "replace": old})
+    return moves
+
+
+def _growable(st: NSState, seat: int) -> list[tuple[int, int, str]]:
+    """(seat, species, body|pop) that may still go up by 1 (N-1.2: at most 6). N-3.3: the
+    seed lets a card grow "dowolnego gatunku", any species; in the quick variant another
+    seat's species is judged by its row as the phase began plus this seat's own growths."""
+    found: list[tuple[int, int, str]] = []
+    for owner in st.order_from(seat):
+        if st.qbase is not None and owner != seat:
+            rows = [(s["body"], s["pop"]) for s in st.qbase[owner]["species"]]
+            for _, index, what in (g for g in st.foreign[seat] if g[0] == owner):
+                body, pop = rows[index]
+                rows[index] = (body + 1, pop) if what == "body" else (body, pop + 1)
+        else:
+            rows = [(sp.body, sp.pop) for sp in st.species[owner]]
+        for index, (body, pop) in enumerate(rows):
+            if body < MAX_VALUE:
+                found.append((owner, index, "body"))
+            if pop < MAX_VALUE:
+                found.append((owner, index, "pop"))
+    return found
+
+
+def apply_play(st: NSState, seat: int, move: Move, rng: random.Random,
+               events: list[Event]) -> None:
+    kind = move["type"]
+    if kind == "done":
+        st.done[seat] = True
+        events.append({"type": "done", "seat": seat})
+        _after_play(st, seat, rng, events)
+        return
+    card = move["card"]
+    st.hands[seat].remove(card)
+    row = st.species[seat]
+    # In the quick variant every play stays secret until the reveal (N-3.10).
+    audience: dict[str, list[int]] = {"audience": [seat]} if st.quick else {}
+    if kind == "trait":
+        sp = row[move["species"]]
+        old = move.get("replace")
+        if old is not None:
+            position = sp.traits.index(old)
+            if position >= len(sp.traits) - sp.down:
+                sp.down -= 1
+            del sp.traits[position]
+            st.discard_card(seat, old)
+            if TRAIT_OF[old] == "fat_tissue" and sp.fat:
+                st.bank_out -= sp.fat  # N-5.7 DECISION: stored food returns to the bank
+                sp.fat = 0
+        sp.traits.append(card)
+        sp.down += 1
+        events.append({"type": "trait_played", "seat": seat, "species": move["species"],
+                       "card": card, "replace": old, "audience": [seat]})
+        if not st.quick:
+            events.append({"type": "trait_played", "seat": seat, "species": move["species"],
+                           "replace": old, "exclude": [seat]})
+    elif kind == "new_species":
+        st.discard_card(seat, card)
+        if move["side"] == "left":
+            row.insert(0, Species())
+            st.lefts[seat] += 1
+        else:
+            row.append(Species())
+        events.append({"type": "new_species", "seat": seat, "card": card,
+                       "side": move["side"], **audience})
+    else:
+        st.discard_card(seat, card)
+        owner = move["seat"]
+        if st.quick and owner != seat:
+            # N-3.10: applied at the reveal, so the owner does not see it before
+            st.foreign[seat].append([owner, move["species"], move["what"]])
+        else:
+            _grow(st.species[owner][move["species"]], move["what"])
+        events.append({"type": "grown", "seat": seat, "card": card, "owner": owner,
+                       "species": move["species"], "what": move["what"], **audience})
+    if not st.hands[seat]:
+        st.done[seat] = True  # nothing left to play: the turn ends by itself
+        _after_play(st, seat, rng, events)
+
+
+def _grow(sp: Species, what: str) -> None:
+    # DECISION (quick variant): two secret growths may meet at 6; the extra one is lost
+    if what == "body":
+        sp.body = min(MAX_VALUE, sp.body + 1)
+    else:
+        sp.pop = min(MAX_VALUE, sp.pop + 1)
+
+
+def _after_play(st: NSState, seat: int, rng: random.Random, events: list[Event]) -> None:
+    if st.quick:
+        if all(st.done):
+            end_play(st, rng, events)
+    else:
+        _next_turn(st, seat, rng, events)
+
+
+def end_play(st: NSState, rng: random.Random, events: list[Event]) -> None:
+    """N-3.3: all played traits are revealed together; then feeding (N-3.4)."""
+    from .feeding import start_feeding
+
+    revealed = []
+    if st.quick:
+        for seat in range(st.num_players):
+            for owner, index, what in st.foreign[seat]:
+                # the owner's rows only grew at the ends since the phase began
+                _grow(st.species[owner][index + st.lefts[owner]], what)
+            st.foreign[seat] = []
+        st.lefts = [0] * st.num_players
+    for seat in range(st.num_players):
+        if st.quick:
+            st.discard.extend(st.staged[seat])
+            st.staged[seat] = []
+        for index, sp in enumerate(st.species[seat]):
+            if sp.down:
+                revealed.append([seat, index, sp.traits[len(sp.traits) - sp.down:]])
+                sp.down = 0
+    if st.quick:
+        events.append({"type": "plays_revealed",
+                       "rows": [[sp.to_json() for sp in row] for row in st.species],
+                       "hand_sizes": [len(h) for h in st.hands]})
+    st.qbase = None
+    events.append({"type": "traits_revealed", "traits": revealed})
+    start_feeding(st, rng, events)
