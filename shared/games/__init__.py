@@ -11,6 +11,7 @@ from shared.protocol import Game
 BUILTIN = (
     "savanna",
     "evolution",
+    "darwinning",
 )
 _GAMES: dict[str, Game] = {}
 
