@@ -63,3 +63,36 @@ def play_out(st: DarwinningState, rng: random.Random, limit: int = 5000) -> None
         seat = st.to_move()[0]
         st.apply(seat, st.random_move(seat, rng), rng)
     raise AssertionError("match did not end")
+
+
+def upgrade_position(st: DarwinningState, seat: int, cards: list[int]) -> DarwinningState:
+    """``seat`` has just won a (not last) trick with ``cards`` and owes its upgrade (D-4.4)."""
+    from shared.games.darwinning.combos import classify
+
+    for c in cards:
+        if c in st.deck:
+            st.deck.remove(c)
+    rank_sum = classify(tuple(sorted(cards)), ()) or (0, 0)
+    st.phase = "trick"
+    st.trick = [{"seat": seat, "cards": list(cards), "dummy": [], "jokers": [],
+                 "rank": rank_sum[0], "sum": rank_sum[1]}]
+    st.best, st.winner, st.leader, st.turn = 0, seat, seat, seat
+    for s in range(st.num_players):  # everyone holds a card so the era goes on
+        if not st.hands[s]:
+            st.hands[s] = [st.deck.pop(0)]
+    st.queue = [{"kind": "upgrade", "seat": seat, "cards": list(cards)}]
+    st.stage = "trick"
+    return st
+
+
+def survival_position(st: DarwinningState, last_era: bool = True) -> list[dict]:
+    """Start survival now (hands and trick empty); returns the events."""
+    st.era = st.eras if last_era else 1
+    st.phase = "survival"
+    events: list[dict] = []
+    st.begin_survival(random.Random(0), events)
+    return events
+
+
+def moves_of(st: DarwinningState, seat: int, kind: str) -> list[dict]:
+    return [m for m in st.legal_moves(seat) if m["type"] == kind]
