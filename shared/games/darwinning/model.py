@@ -156,3 +156,10 @@ def move_on_chain(start: int, points: int, occupied: set[int], up: bool = True) 
             break
         pos = nxt
     return pos
+
+
+def dummy_start(a: int, b: int) -> int:
+    """D-11.1: the dummy's marker between the two players, halfway or nearer the lower one;
+    one position above the upper player when they are next to each other."""
+    low, high = sorted((a, b))
+    return high + 1 if high - low == 1 else low + (high - low) // 2

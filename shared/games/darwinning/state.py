@@ -31,7 +31,7 @@ from .cards import (
     SPECIES,
     VALUE,
 )
-from .model import Board
+from .model import Board, dummy_start
 
 DUMMY = survival.DUMMY
 
@@ -90,9 +90,7 @@ class DarwinningState(State):
         st.boards = [Board(species[s]) for s in range(players)]
         st.deck = list(range(CARD_COUNT))
         if players == 2:
-            low, high = sorted(b.position for b in st.boards)
-            # D-11.1: halfway, nearer the lower player; adjacent players: just above the upper.
-            st.dummy_pos = high + 1 if high - low == 1 else low + (high - low) // 2
+            st.dummy_pos = dummy_start(st.boards[0].position, st.boards[1].position)
         events: list[Event] = []
         st.start_era(rng, events)
         return st

@@ -8,8 +8,8 @@ import pytest
 
 from shared.games.darwinning import survival
 from shared.games.darwinning.cards import ENV_ICON, ENVIRONMENTS, JOKERS
-from shared.games.darwinning.survival import can_eat
 from shared.games.darwinning.state import DarwinningState
+from shared.games.darwinning.survival import can_eat
 
 from .helpers import bare, card, survival_position
 

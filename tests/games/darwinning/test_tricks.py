@@ -23,7 +23,7 @@ from shared.games.darwinning.combos import (
 from shared.games.darwinning.state import DarwinningState
 from shared.protocol import IllegalMove
 
-from .helpers import bare, card, moves_of, take
+from .helpers import bare, card, take
 
 GAME = get_game("darwinning")
 J1, J2 = sorted(JOKERS)
