@@ -186,3 +186,15 @@ def test_metamorphosis_draws_and_plays_a_card_even_after_the_last_era() -> None:
     survival_position(st3)
     stop_all(st3)
     assert st3.is_over() and joker in st3.discard
+
+
+@pytest.mark.rule("D-14.1", "D-14.3", "D-14.6", "D-14.7", "D-14.10")
+@pytest.mark.parametrize("name, food", [("acorn-1a", 1), ("acorn-3a", -1), ("acorn-6a", 1),
+                                        ("acorn-7a", 3), ("acorn-10a", 1), ("acorn-4a", 0)])
+def test_ability_food(name: str, food: int) -> None:
+    st = bare(3, ["ape", "mouse", "shark"], envs=("jungle",))
+    st.boards[0].slots[0:2] = [None, None]  # no printed abilities
+    assert survival.food(st, 0)["abilities"] == 0
+    give(st, 0, 2, name)
+    assert survival.food(st, 0)["abilities"] == food
+    assert survival.food(st, 0)["total"] == 3 + food
