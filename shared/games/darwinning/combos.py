@@ -82,8 +82,65 @@ def _combo(items: tuple[tuple[int, int], ...], rank: int) -> Combo:
     return cards, names, rank, sum(VALUE[c] for c in cards)
 
 
+_CACHE: dict[tuple[int, ...], list[Combo]] = {}
+_CACHE_LIMIT = 50_000
+
+
 def enumerate_combos(pool: list[int]) -> list[Combo]:
-    """Every combination (with joker namings) that can be formed from ``pool``, each once."""
+    """Every combination (with joker namings) that can be formed from ``pool``, each once.
+
+    Playouts ask for the same hands again and again, so answers are cached by hand (the
+    lists are shared: callers must not change them).
+    """
+    key = tuple(sorted(pool))
+    found = _CACHE.get(key)
+    if found is None:
+        if len(_CACHE) >= _CACHE_LIMIT:
+            _CACHE.clear()
+        found = _CACHE[key] = (_plain_combos(key) if JOKERS.isdisjoint(key)
+                               else _joker_combos(list(key)))
+    return found
+
+
+def _plain_combos(cards: tuple[int, ...]) -> list[Combo]:
+    """``enumerate_combos`` for a pool without jokers (most hands): no namings to try."""
+    out: list[Combo] = [((c,), (), SINGLE, VALUE[c]) for c in cards]
+    by_value: dict[int, list[int]] = {}
+    by_colour: dict[int, list[int]] = {}
+    for c in cards:
+        by_value.setdefault(VALUE[c], []).append(c)
+        by_colour.setdefault(COLOUR[c], []).append(c)
+    for value, group in by_value.items():
+        size = len(group)
+        if size >= 2:
+            out.extend((pair, (), PAIR, 2 * value) for pair in combinations(group, 2))
+        if size >= 3:
+            out.extend((three, (), THREE, 3 * value) for three in combinations(group, 3))
+        if size >= 4:
+            out.extend((four, (), FOUR, 4 * value) for four in combinations(group, 4))
+    for low, group in by_value.items():
+        mid, high = by_value.get(low + 1), by_value.get(low + 2)
+        if not mid or not high:
+            continue
+        total = 3 * low + 3
+        for a in group:
+            for b in mid:
+                for c in high:
+                    same = COLOUR[a] == COLOUR[b] == COLOUR[c]
+                    out.append((tuple(sorted((a, b, c))), (), STRAIGHT_FLUSH if same
+                                else STRAIGHT, total))
+    for group in by_colour.values():
+        if len(group) < 3:
+            continue
+        for trio in combinations(group, 3):
+            x, y, z = sorted((VALUE[trio[0]], VALUE[trio[1]], VALUE[trio[2]]))
+            if (x + 1 == y and y + 1 == z) or x == z:
+                continue  # a straight flush (listed above); three equal cannot share a colour
+            out.append((trio, (), FLUSH, x + y + z))
+    return out
+
+
+def _joker_combos(pool: list[int]) -> list[Combo]:
     variants = _variants(pool)
     by_value: dict[int, list[tuple[int, int]]] = {}
     by_colour: dict[int, list[tuple[int, int]]] = {}

@@ -268,3 +268,13 @@ def test_illegal_play_is_refused_without_change() -> None:
     with pytest.raises(IllegalMove, match="combination"):
         play(st, 1, ["acorn-2a", "flower-2a"])
     assert st.to_json() == snapshot
+
+
+@pytest.mark.rule("D-4.2")
+def test_fast_enumeration_without_jokers_matches_the_general_one() -> None:
+    from shared.games.darwinning.combos import _joker_combos, _plain_combos
+
+    rng = random.Random(0)
+    for _ in range(500):
+        pool = sorted(rng.sample(range(90), rng.randint(1, 15)))
+        assert sorted(_plain_combos(tuple(pool))) == sorted(_joker_combos(pool))
