@@ -171,3 +171,26 @@ def test_d11_7_pick_from_the_discard_pile() -> None:
         st.apply(1, {"type": "pick", "card": card("blueberry-5a"), "use": "eggs"}, RNG)
         assert st.boards[target].population == before + EGGS[card("blueberry-5a")]
         assert card("blueberry-5a") in st.boards[target].eggs
+
+
+@pytest.mark.rule("D-11.7")
+def test_d11_7_v2_2_no_pick_when_the_follower_ran_out_v1_7_pick_for_it() -> None:
+    for edition, picks in (("2.2", False), ("1.7", True)):
+        st = two(edition=edition, hands=(["acorn-3a", "acorn-4b"], ["flower-9b"]), dummy=[])
+        st.discard = [card("blueberry-5a")]
+        st.deck.remove(card("blueberry-5a"))
+        play = {"type": "play", "cards": [card("acorn-3a")]}
+        reply = {"type": "play", "cards": [card("flower-9b")]}  # seat 1's last card
+        if edition == "1.7":
+            play["dummy"] = reply["dummy"] = []
+        st.apply(0, play, RNG)
+        st.apply(1, reply, RNG)
+        if edition == "2.2":
+            st.apply(0, {"type": "announce", "dummy": []}, RNG)
+            st.apply(1, {"type": "announce", "dummy": []}, RNG)
+        assert st.emptied == [1] and st.winner == 1
+        st.apply(0, {"type": "no_upgrade"}, RNG)
+        has_pick = bool(st.queue) and st.queue[0]["kind"] == "pick"
+        assert has_pick == picks
+        if picks:  # v1.7: seat 0 chooses a card for seat 1's species
+            assert st.to_move() == [0] and st.queue[0]["target"] == 1
