@@ -16,8 +16,9 @@ from typing import Any
 from shared.games import register
 from shared.protocol import Game, Option, State, View
 
-from .cards import ABILITY_FOOD
+from .cards import HERD
 from .state import DarwinningState
+from .survival import food
 
 __all__ = ["DarwinningGame", "DarwinningState"]
 
@@ -53,18 +54,26 @@ class DarwinningGame(Game):
         return sample_from_view(view, seat, rng)
 
     def greedy_value(self, state: State, seat: int) -> float:
-        """Score now (D-9.2) plus the era's expected food balance, minus the opponents' mean."""
+        """Score now (D-9.2), plus the population change the era's food and bites promise
+        (D-7.4, D-7.5), plus leading the current trick and cards in hand, minus the opponents'
+        mean of the same."""
         assert isinstance(state, DarwinningState)
         if state.is_over():
             return super().greedy_value(state, seat)
+        leading = -1
+        if state.phase in ("trick", "announce") and state.best >= 0:
+            leading = state.trick[state.best]["seat"]
 
         def value(s: int) -> float:
             board = state.boards[s]
-            score = board.score()["total"]
-            env = sum(board.printed_envs.get(e, 0) or (2 if e in board.environments() else 0)
-                      for e in state.envs)
-            food = env + sum(ABILITY_FOOD.get(a, 0) for a in board.abilities())
-            return score + 0.5 * max(-1, min(1, food - board.population))
+            got = food(state, s)["total"]
+            eaters = sum(1 for _, t in state.eats if t == s)
+            change = -1 if got < board.population else (
+                1 if got > board.population and eaters <= 1 else 0)
+            if board.bites >= (3 if HERD in board.abilities() else 2):
+                change -= 1
+            total = board.score()["total"] + 1.5 * change + 0.2 * len(state.hands[s])
+            return total + (1.5 if s == leading else 0.0)
 
         others = [value(s) for s in range(state.num_players) if s != seat]
         return value(seat) - sum(others) / len(others)
