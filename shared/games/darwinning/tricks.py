@@ -46,24 +46,43 @@ def play_moves(st: DarwinningState, seat: int) -> list[Move]:
                 moves.append(move)
         return moves
     # Two players (D-11.2): any combination, dummy cards allowed with one hand card at least.
-    dummy = set(st.dummy_cards)
-    combos = enumerate_combos(hand + st.dummy_cards)
-    moves = []
-    seen: set[tuple[int, ...]] = set()
-    for cards, names, _rank, _total in combos:
-        own = tuple(c for c in cards if c not in dummy)
-        if not own:
-            continue
-        if st.edition == "1.7":  # DECISION (D-11.2): dummy cards named with the hand cards
-            used = tuple(c for c in cards if c in dummy)
+    key = (tuple(sorted(hand)), tuple(sorted(st.dummy_cards)), st.edition)
+    plays = _TWO_PLAYER.get(key)
+    if plays is None:
+        if len(_TWO_PLAYER) >= 20_000:
+            _TWO_PLAYER.clear()
+        plays = _TWO_PLAYER[key] = _two_player_plays(hand, st.dummy_cards, st.edition)
+    if st.edition == "1.7":
+        moves = []
+        for own, used, names in plays:
             move = {"type": "play", "cards": list(own), "dummy": list(used)}
             if names:
                 move["jokers"] = list(names)
             moves.append(move)
+        return moves
+    return [{"type": "play", "cards": list(own)} for own, _, _ in plays]
+
+
+_TWO_PLAYER: dict[tuple[tuple[int, ...], tuple[int, ...], str], list[
+    tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]]] = {}
+
+
+def _two_player_plays(hand: list[int], dummy_cards: list[int], edition: str
+                      ) -> list[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]]:
+    """(hand part, dummy part, joker names) of every two-player play (cached by hand)."""
+    dummy = set(dummy_cards)
+    plays = []
+    seen: set[tuple[int, ...]] = set()
+    for cards, names, _rank, _total in enumerate_combos(hand + dummy_cards):
+        own = tuple(c for c in cards if c not in dummy)
+        if not own:
+            continue
+        if edition == "1.7":  # DECISION (D-11.2): dummy cards named with the hand cards
+            plays.append((own, tuple(c for c in cards if c in dummy), names))
         elif own not in seen:  # v2.2: hand cards now, dummy cards announced later
             seen.add(own)
-            moves.append({"type": "play", "cards": list(own)})
-    return moves
+            plays.append((own, (), ()))
+    return plays
 
 
 def announce_moves(st: DarwinningState, seat: int) -> list[Move]:

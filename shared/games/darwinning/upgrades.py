@@ -28,8 +28,14 @@ def held_elsewhere(board: Board, slot: int) -> set[int]:
     return held
 
 
-def uses(st: DarwinningState, board: Board, card: int, kind: str = "upgrade") -> list[Move]:
-    """Every way ``card`` may upgrade ``board`` (D-6.1-D-6.5)."""
+def uses(st: DarwinningState, board: Board, card: int, kind: str = "upgrade",
+         blocked: list[set[int]] | None = None, envs: set[int] | None = None) -> list[Move]:
+    """Every way ``card`` may upgrade ``board`` (D-6.1-D-6.5). ``blocked`` (the abilities
+    kept beside each place) and ``envs`` may be passed in when asking for many cards."""
+    if blocked is None:
+        blocked = [held_elsewhere(board, slot) for slot in range(SLOTS)]
+    if envs is None:
+        envs = board.environments()
     moves: list[Move] = []
     if CHAIN[card]:
         moves.append({"type": kind, "card": card, "use": "chain"})
@@ -37,29 +43,33 @@ def uses(st: DarwinningState, board: Board, card: int, kind: str = "upgrade") ->
             moves.append({"type": kind, "card": card, "use": "chain_down"})
     if EGGS[card]:
         moves.append({"type": kind, "card": card, "use": "eggs"})
-    if ENV_ICON[card] >= 0 and ENV_ICON[card] not in board.environments():
+    if ENV_ICON[card] >= 0 and ENV_ICON[card] not in envs:
         moves.append({"type": kind, "card": card, "use": "environment"})
     if card not in JOKERS:  # D-1.2: jokers are never abilities
         value = VALUE[card]
         for slot in range(SLOTS):
-            if value not in held_elsewhere(board, slot):
+            if value not in blocked[slot]:
                 moves.append({"type": kind, "card": card, "use": "ability", "slot": slot})
     return moves
 
 
 def upgrade_moves(st: DarwinningState, seat: int, cards: list[int]) -> list[Move]:
     board = st.boards[seat]
+    blocked = [held_elsewhere(board, slot) for slot in range(SLOTS)]
+    envs = board.environments()
     moves: list[Move] = [{"type": "no_upgrade"}]
     for card in sorted(set(cards)):
-        moves.extend(uses(st, board, card))
+        moves.extend(uses(st, board, card, "upgrade", blocked, envs))
     return moves
 
 
 def pick_moves(st: DarwinningState, target: int) -> list[Move]:
     board = st.boards[target]
+    blocked = [held_elsewhere(board, slot) for slot in range(SLOTS)]
+    envs = board.environments()
     moves: list[Move] = []
     for card in sorted(set(st.discard)):
-        moves.extend(uses(st, board, card, "pick"))
+        moves.extend(uses(st, board, card, "pick", blocked, envs))
     return moves
 
 
