@@ -108,6 +108,21 @@ def test_d11_4_dummy_climbs_when_nobody_used_its_cards() -> None:
     kinds = [e["type"] for e in events]
     # Climbed as soon as the winner was known, before the winner upgrades.
     assert "dummy_climbed" in kinds and st.queue[0]["kind"] == "upgrade"
+    # v1.7 states no timing: the same order (and a used dummy card means no climb).
+    old = two(edition="1.7", hands=(["blueberry-9a", "blueberry-4a"], ["flower-3b", "acorn-2b"]),
+              dummy=["acorn-7a", "acorn-1a", "flower-3a"], species=("amoeba", "ape"),
+              dummy_pos=5)
+    old.apply(0, {"type": "play", "cards": [card("blueberry-9a")], "dummy": []}, RNG)
+    old.apply(1, {"type": "play", "cards": [card("flower-3b")], "dummy": [card("flower-3a")]},
+              RNG)
+    assert old.dummy_pos == 5 and old.winner == 1 and old.queue[0]["kind"] == "upgrade"
+    old2 = two(edition="1.7", hands=(["blueberry-9a", "blueberry-4a"], ["flower-2a", "acorn-2b"]),
+               dummy=["acorn-7a", "acorn-1a", "flower-3a"], species=("amoeba", "ape"),
+               dummy_pos=5)
+    old2.apply(0, {"type": "play", "cards": [card("blueberry-9a")], "dummy": []}, RNG)
+    events = old2.apply(1, {"type": "play", "cards": [card("flower-2a")], "dummy": []}, RNG)
+    assert old2.dummy_pos == 12 and old2.queue[0]["kind"] == "upgrade"
+    assert any(e["type"] == "dummy_climbed" for e in events)
 
 
 @pytest.mark.rule("D-11.5")
