@@ -92,9 +92,8 @@ def announce_moves(st: DarwinningState, seat: int) -> list[Move]:
     dummy = set(st.dummy_cards)
     moves = []
     for cards, names, _rank, _total in enumerate_combos(play["cards"] + st.dummy_cards):
-        if own <= set(cards) and all(c in own or c in dummy for c in cards) \
-                and len([c for c in cards if c in own]) == len(own):
-            move: Move = {"type": "announce", "dummy": [c for c in cards if c not in own]}
+        if own <= set(cards):  # every hand card played, completed by dummy cards
+            move: Move = {"type": "announce", "dummy": [c for c in cards if c in dummy]}
             if names:
                 move["jokers"] = list(names)
             moves.append(move)
