@@ -15,6 +15,7 @@ BENCHES = [
     ["bench.bench_savanna", "--seconds", "10"],
     ["bench.bench_evolution", "--seconds", "10"],
     ["bench.bench_evolution_ns", "--seconds", "10"],
+    ["bench.bench_darwinning", "--seconds", "10"],
     ["bench.bench_search", "--players", "4", "--seconds", "3"],
     ["bench.bench_latency", "--samples", "200"],
     ["bench.bench_draft", "--matches", "3", "--simulations", "300", "--concurrency", "4"],

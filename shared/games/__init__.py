@@ -12,6 +12,7 @@ BUILTIN = (
     "savanna",
     "evolution",
     "evolution_ns",
+    "darwinning",
 )
 _GAMES: dict[str, Game] = {}
 

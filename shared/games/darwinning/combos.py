@@ -1,0 +1,188 @@
+"""Trick combinations (docs/rules/darwinning.md D-4.2, D-4.3, D-4.5).
+
+A played combination is its cards (sorted ids) plus one named colour per joker in them, in
+card order: a joker is value 0 of the colour its player names (D-4.5). Ranks, weakest first:
+single, pair, flush, straight, three of a kind, straight flush, four of a kind; a combination
+has exactly its listed number of cards (D-4.2).
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from .cards import COLOUR, COLOURS, JOKERS, VALUE, card_label
+
+SINGLE, PAIR, FLUSH, STRAIGHT, THREE, STRAIGHT_FLUSH, FOUR = range(7)
+RANK_NAMES = ("single", "pair", "flush", "straight", "three of a kind", "straight flush",
+              "four of a kind")
+
+#: (cards, joker colours, rank, sum of values)
+Combo = tuple[tuple[int, ...], tuple[int, ...], int, int]
+
+
+def classify(cards: tuple[int, ...], names: tuple[int, ...]) -> tuple[int, int] | None:
+    """``(rank, sum)`` of ``cards`` with jokers named ``names``; ``None`` if no combination."""
+    values = [VALUE[c] for c in cards]
+    colours = []
+    k = 0
+    for c in cards:
+        if c in JOKERS:
+            if k >= len(names):
+                return None
+            colours.append(names[k])
+            k += 1
+        else:
+            colours.append(COLOUR[c])
+    if k != len(names):
+        return None
+    total = sum(values)
+    size = len(cards)
+    if size == 1:
+        return SINGLE, total
+    if size == 2:
+        return (PAIR, total) if values[0] == values[1] else None
+    if size == 3:
+        low = min(values)
+        straight = sorted(values) == [low, low + 1, low + 2]
+        flush = colours[0] == colours[1] == colours[2]
+        if straight and flush:
+            return STRAIGHT_FLUSH, total
+        if values[0] == values[1] == values[2]:
+            return THREE, total
+        if straight:
+            return STRAIGHT, total
+        if flush:
+            return FLUSH, total
+        return None
+    if size == 4:
+        return (FOUR, total) if len(set(values)) == 1 else None
+    return None
+
+
+def beats(rank: int, total: int, best_rank: int, best_total: int) -> bool:
+    """D-4.3: a higher rank wins; the same rank wins with an equal or higher sum."""
+    return rank > best_rank or (rank == best_rank and total >= best_total)
+
+
+def _variants(cards: list[int]) -> list[tuple[int, int]]:
+    """``(card, colour)`` with each joker once per colour it may be named (D-4.5)."""
+    out = []
+    for c in cards:
+        if c in JOKERS:
+            out.extend((c, col) for col in range(len(COLOURS)))
+        else:
+            out.append((c, COLOUR[c]))
+    return out
+
+
+def _combo(items: tuple[tuple[int, int], ...], rank: int) -> Combo:
+    items = tuple(sorted(items))
+    cards = tuple(c for c, _ in items)
+    names = tuple(col for c, col in items if c in JOKERS)
+    return cards, names, rank, sum(VALUE[c] for c in cards)
+
+
+_CACHE: dict[tuple[int, ...], list[Combo]] = {}
+_CACHE_LIMIT = 50_000
+
+
+def enumerate_combos(pool: list[int]) -> list[Combo]:
+    """Every combination (with joker namings) that can be formed from ``pool``, each once.
+
+    Playouts ask for the same hands again and again, so answers are cached by hand (the
+    lists are shared: callers must not change them).
+    """
+    key = tuple(sorted(pool))
+    found = _CACHE.get(key)
+    if found is None:
+        if len(_CACHE) >= _CACHE_LIMIT:
+            _CACHE.clear()
+        found = _CACHE[key] = (_plain_combos(key) if JOKERS.isdisjoint(key)
+                               else _joker_combos(list(key)))
+    return found
+
+
+def _plain_combos(cards: tuple[int, ...]) -> list[Combo]:
+    """``enumerate_combos`` for a pool without jokers (most hands): no namings to try."""
+    out: list[Combo] = [((c,), (), SINGLE, VALUE[c]) for c in cards]
+    by_value: dict[int, list[int]] = {}
+    by_colour: dict[int, list[int]] = {}
+    for c in cards:
+        by_value.setdefault(VALUE[c], []).append(c)
+        by_colour.setdefault(COLOUR[c], []).append(c)
+    for value, group in by_value.items():
+        size = len(group)
+        if size >= 2:
+            out.extend((pair, (), PAIR, 2 * value) for pair in combinations(group, 2))
+        if size >= 3:
+            out.extend((three, (), THREE, 3 * value) for three in combinations(group, 3))
+        if size >= 4:
+            out.extend((four, (), FOUR, 4 * value) for four in combinations(group, 4))
+    for low, group in by_value.items():
+        mid, high = by_value.get(low + 1), by_value.get(low + 2)
+        if not mid or not high:
+            continue
+        total = 3 * low + 3
+        for a in group:
+            for b in mid:
+                for c in high:
+                    same = COLOUR[a] == COLOUR[b] == COLOUR[c]
+                    out.append((tuple(sorted((a, b, c))), (), STRAIGHT_FLUSH if same
+                                else STRAIGHT, total))
+    for group in by_colour.values():
+        if len(group) < 3:
+            continue
+        for trio in combinations(group, 3):
+            x, y, z = sorted((VALUE[trio[0]], VALUE[trio[1]], VALUE[trio[2]]))
+            if (x + 1 == y and y + 1 == z) or x == z:
+                continue  # a straight flush (listed above); three equal cannot share a colour
+            out.append((trio, (), FLUSH, x + y + z))
+    return out
+
+
+def _joker_combos(pool: list[int]) -> list[Combo]:
+    variants = _variants(pool)
+    by_value: dict[int, list[tuple[int, int]]] = {}
+    by_colour: dict[int, list[tuple[int, int]]] = {}
+    for item in variants:
+        by_value.setdefault(VALUE[item[0]], []).append(item)
+        by_colour.setdefault(item[1], []).append(item)
+    out: list[Combo] = [_combo((item,), SINGLE) for item in variants]
+    for group in by_value.values():
+        if len(group) < 2:
+            continue
+        for size, rank in ((2, PAIR), (3, THREE), (4, FOUR)):
+            for items in combinations(group, size):
+                if len({c for c, _ in items}) == size:
+                    out.append(_combo(items, rank))
+    for low in range(0, 14):
+        for a in by_value.get(low, ()):
+            for b in by_value.get(low + 1, ()):
+                for c in by_value.get(low + 2, ()):
+                    rank = STRAIGHT_FLUSH if a[1] == b[1] == c[1] else STRAIGHT
+                    out.append(_combo((a, b, c), rank))
+    for group in by_colour.values():
+        for items in combinations(group, 3):
+            if len({c for c, _ in items}) < 3:
+                continue
+            values = sorted(VALUE[c] for c, _ in items)
+            if values[0] + 1 == values[1] and values[1] + 1 == values[2]:
+                continue  # a straight flush, listed above
+            if values[0] == values[2]:
+                continue
+            out.append(_combo(items, FLUSH))
+    return out
+
+
+def combo_label(cards: tuple[int, ...] | list[int], names: tuple[int, ...] | list[int],
+                rank: int) -> str:
+    """``"pair 7 acorn + 7 flower"``; a joker reads ``"joker as 0 blueberry"``."""
+    parts = []
+    k = 0
+    for c in cards:
+        if c in JOKERS:
+            parts.append(f"joker as 0 {COLOURS[names[k]]}")
+            k += 1
+        else:
+            parts.append(card_label(c))
+    return f"{RANK_NAMES[rank]} {' + '.join(parts)}"

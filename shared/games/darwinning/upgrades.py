@@ -1,0 +1,159 @@
+"""Upgrading a species with one card (docs/rules/darwinning.md D-6), Mutation's steal (D-10 #8),
+Metamorphosis (D-10 #14) and the two-player pick from the discard pile (D-11.7).
+
+An upgrade move is ``{"type": "upgrade", "card", "use"}`` with ``use`` one of ``chain``
+(up), ``chain_down`` (v1.7 only, D-6.1), ``eggs``, ``environment`` or ``ability`` (then also
+``"slot"``); ``{"type": "no_upgrade"}`` declines (D-6.5). A pick from the discard pile is the
+same with ``"type": "pick"`` (and no decline).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from shared.protocol import Event, Move
+
+from .cards import CHAIN, EGGS, ENV_ICON, JOKERS, MUTATION, SLOTS, VALUE
+from .model import Board, move_on_chain
+
+if TYPE_CHECKING:
+    from .state import DarwinningState
+
+
+def held_elsewhere(board: Board, slot: int) -> set[int]:
+    """Abilities the board keeps if ``slot`` is replaced (D-6.4: no two copies)."""
+    held = {Board.slot_ability(e) for k, e in enumerate(board.slots) if k != slot and e is not None}
+    if board.stolen is not None and MUTATION in held:
+        held.add(VALUE[board.stolen])
+    return held
+
+
+def uses(st: DarwinningState, board: Board, card: int, kind: str = "upgrade",
+         blocked: list[set[int]] | None = None, envs: set[int] | None = None) -> list[Move]:
+    """Every way ``card`` may upgrade ``board`` (D-6.1-D-6.5). ``blocked`` (the abilities
+    kept beside each place) and ``envs`` may be passed in when asking for many cards."""
+    if blocked is None:
+        blocked = [held_elsewhere(board, slot) for slot in range(SLOTS)]
+    if envs is None:
+        envs = board.environments()
+    moves: list[Move] = []
+    if CHAIN[card]:
+        moves.append({"type": kind, "card": card, "use": "chain"})
+        if st.edition == "1.7":
+            moves.append({"type": kind, "card": card, "use": "chain_down"})
+    if EGGS[card]:
+        moves.append({"type": kind, "card": card, "use": "eggs"})
+    if ENV_ICON[card] >= 0 and ENV_ICON[card] not in envs:
+        moves.append({"type": kind, "card": card, "use": "environment"})
+    if card not in JOKERS:  # D-1.2: jokers are never abilities
+        value = VALUE[card]
+        for slot in range(SLOTS):
+            if value not in blocked[slot]:
+                moves.append({"type": kind, "card": card, "use": "ability", "slot": slot})
+    return moves
+
+
+def upgrade_moves(st: DarwinningState, seat: int, cards: list[int]) -> list[Move]:
+    board = st.boards[seat]
+    blocked = [held_elsewhere(board, slot) for slot in range(SLOTS)]
+    envs = board.environments()
+    moves: list[Move] = [{"type": "no_upgrade"}]
+    for card in sorted(set(cards)):
+        moves.extend(uses(st, board, card, "upgrade", blocked, envs))
+    return moves
+
+
+def pick_moves(st: DarwinningState, target: int) -> list[Move]:
+    board = st.boards[target]
+    blocked = [held_elsewhere(board, slot) for slot in range(SLOTS)]
+    envs = board.environments()
+    moves: list[Move] = []
+    for card in sorted(set(st.discard)):
+        moves.extend(uses(st, board, card, "pick", blocked, envs))
+    return moves
+
+
+def apply_upgrade(st: DarwinningState, seat: int, move: Move, events: list[Event],
+                  by: int | None = None) -> None:
+    """Put ``move["card"]`` on ``seat``'s board as ``move["use"]`` says."""
+    board = st.boards[seat]
+    card, use = move["card"], move["use"]
+    event: Event = {"type": "upgraded", "seat": seat, "card": card, "use": use}
+    if by is not None and by != seat:
+        event["by"] = by
+    events.append(event)
+    if use in ("chain", "chain_down"):
+        occupied = st.occupied(exclude=seat)
+        old = board.position
+        board.position = move_on_chain(old, CHAIN[card], occupied, up=use == "chain")
+        board.chain.append(card)
+        event.update({"from": old, "to": board.position})
+    elif use == "eggs":
+        board.population += EGGS[card]  # D-6.2: no limit
+        board.eggs.append(card)
+    elif use == "environment":
+        board.adapted.append(card)
+    else:
+        place(st, seat, card, move["slot"], events)
+        event["slot"] = move["slot"]
+    if use == "ability" and VALUE[card] == MUTATION and steal_moves(st, seat)[1:]:
+        st.queue.insert(0, {"kind": "steal", "seat": seat})
+
+
+def place(st: DarwinningState, seat: int, card: int, slot: int, events: list[Event]) -> None:
+    """Put an ability card in ``slot``; the replaced card (and a stolen card lying on a
+    replaced Mutation) goes to the discard pile (D-6.4, D-10 #8)."""
+    board = st.boards[seat]
+    old = board.slots[slot]
+    if old is not None and Board.slot_ability(old) == MUTATION and board.stolen is not None:
+        st.discard.append(board.stolen)
+        events.append({"type": "stolen_card_discarded", "seat": seat, "card": board.stolen})
+        board.stolen = None
+    if old is not None and old >= 0:
+        st.discard.append(old)
+    board.slots[slot] = card
+
+
+def steal_moves(st: DarwinningState, seat: int) -> list[Move]:
+    """D-10 #8: take an ability card from another board (or the dummy's cards, D-11.5)."""
+    have = st.boards[seat].abilities()
+    moves: list[Move] = [{"type": "no_steal"}]
+    for other, board in enumerate(st.boards):
+        if other == seat:
+            continue
+        for entry in board.slots:
+            if entry is not None and entry >= 0 and VALUE[entry] not in have:
+                moves.append({"type": "steal", "card": entry})
+    for card in st.dummy_cards:
+        if card not in JOKERS and VALUE[card] not in have:
+            moves.append({"type": "steal", "card": card})
+    return moves
+
+
+def apply_steal(st: DarwinningState, seat: int, move: Move, events: list[Event]) -> None:
+    if move["type"] == "no_steal":
+        events.append({"type": "no_steal", "seat": seat})
+        return
+    card = move["card"]
+    victim: int | str = "dummy"
+    if card in st.dummy_cards:
+        st.dummy_cards.remove(card)
+    else:
+        for other, board in enumerate(st.boards):
+            if card in board.slots:
+                board.slots[board.slots.index(card)] = None
+                victim = other
+                break
+    st.boards[seat].stolen = card
+    events.append({"type": "stole", "seat": seat, "card": card, "from": victim})
+
+
+def metamorphosis_slots(board: Board, card: int) -> list[int]:
+    """D-10 #14 (DECISION): a held ability is replaced by the drawn copy; otherwise an empty
+    place, or any place when none is empty (Metamorphosis itself included)."""
+    value = VALUE[card]
+    for k, entry in enumerate(board.slots):
+        if entry is not None and Board.slot_ability(entry) == value:
+            return [k]
+    empty = [k for k, entry in enumerate(board.slots) if entry is None]
+    return empty or list(range(SLOTS))

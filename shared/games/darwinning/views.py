@@ -1,0 +1,255 @@
+"""What each seat may know (docs/rules/darwinning.md D-12), states rebuilt from a view, wording.
+
+Public: the era, its environments, the boards, the dummy, the trick, the face-up discard pile,
+how many cards each seat was dealt, discarded in secret (v1.7) and played this era, the queue
+of decisions. Private to a seat: its hand, its face-down discards (secret discards and cards
+not kept) and how many cards it kept. Hidden from all: the deck order and every hand size.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from itertools import combinations
+from typing import TYPE_CHECKING
+
+from shared.protocol import Move, View
+from shared.rng import randbelow, shuffle
+
+from .cards import (
+    ABILITY_NAMES,
+    CARD_COUNT,
+    CHAIN,
+    EGGS,
+    ENV_ICON,
+    ENVIRONMENTS,
+    KEEP,
+    SPECIES,
+    VALUE,
+    ZERO_SLOT,
+    card_label,
+)
+from .combos import classify, combo_label
+from .model import Board
+
+if TYPE_CHECKING:
+    from .state import DarwinningState
+
+
+def subsets(hand: list[int], most: int, kind: str) -> list[Move]:
+    """``{"type": kind, "cards": [...]}`` for every set of at most ``most`` hand cards."""
+    cards = sorted(hand)
+    return [{"type": kind, "cards": list(combo)} for size in range(most + 1)
+            for combo in combinations(cards, size)]
+
+
+def view(st: DarwinningState, seat: int | None) -> View:
+    data: View = {**st.public_json(), "seat": seat, "to_move": st.to_move()}
+    if seat is not None:
+        data["hand"] = sorted(st.hands[seat])
+        data["hidden"] = list(st.hidden[seat])
+        data["carried"] = st.carried[seat]
+    if st.phase == "over":
+        data["result"] = st.result().to_json()
+    return data
+
+
+def _kept_done(st: DarwinningState, s: int) -> bool:
+    """Has seat ``s`` made its keeping choice of this era (D-5.3)?"""
+    if st.era >= st.eras or s in st.emptied:
+        return False
+    return st.phase == "survival" or (st.phase == "keep" and s not in st.waiting)
+
+
+def _hand_floor(st: DarwinningState, s: int) -> tuple[int, int | None]:
+    """Bounds (low, exact or None) on seat ``s``'s hand before keeping, from public facts."""
+    if st.phase == "discard":
+        return 0, None
+    if st.last_trick:
+        return (0, 0) if s in st.emptied else (1, None)
+    if st.stage == "trick":  # a trick resolved that was not the last: nobody ran out
+        return 1, None
+    if st.phase in ("trick", "announce") and any(p["seat"] == s for p in st.trick):
+        return 0, None
+    return 1, None
+
+
+def sample_from_view(view: View, seat: int | None, rng: random.Random) -> DarwinningState:
+    """A full state matching ``view``: unseen cards dealt at random to the other hands, the
+    face-down discards and the deck, with hand sizes drawn among those the view allows."""
+    from .state import DarwinningState
+
+    n = view["players"]
+    st = DarwinningState(n, view["edition"], view["eras"])
+    st.load_public(view)
+    known: set[int] = set(st.discard) | set(st.removed) | set(st.dummy_cards)
+    for b in st.boards:
+        known.update(b.cards())
+    for p in st.trick:
+        known.update(p["cards"])
+        known.update(p["dummy"])
+    for q in st.queue:
+        if "card" in q:
+            known.add(q["card"])
+    if seat is not None:
+        st.hands[seat] = list(view["hand"])
+        st.hidden[seat] = list(view["hidden"])
+        st.carried[seat] = view["carried"]
+        known.update(view["hand"])
+        known.update(view["hidden"])
+    pool = [c for c in range(CARD_COUNT) if c not in known]
+    entries = []
+    for s in range(n):
+        if s == seat:
+            continue
+        base = st.dealt[s] - st.secret_counts[s] - st.played[s]
+        low, exact = _hand_floor(st, s)
+        carried_options = [0] if st.era == 1 or s in st.prev_emptied else list(range(KEEP + 1))
+        options = [c for c in carried_options if base + c >= low
+                   and (exact is None or base + c == exact)]
+        if not options:
+            raise ValueError("view is inconsistent with the hand counts")
+        entries.append((s, base, options, _kept_done(st, s)))
+
+    def realize(smallest: bool) -> list[tuple[int, int, int, int]]:
+        """(seat, carried, hand, face-down) per unseen seat; carried cards drawn at random."""
+        plan = []
+        for s, base, options, kept in entries:
+            carried = options[0] if smallest else options[randbelow(rng, len(options))]
+            before = base + carried
+            down = 0 if st.reshuffled else st.secret_counts[s]
+            hand = before
+            if kept:
+                hand = randbelow(rng, min(KEEP, before) + 1)
+                if not st.reshuffled:
+                    down += before - hand
+            plan.append((s, carried, hand, down))
+        return plan
+
+    plan = realize(False)
+    if sum(p[2] + p[3] for p in plan) > len(pool):  # too many: the fewest carried cards fit
+        plan = realize(True)
+        if sum(p[2] + p[3] for p in plan) > len(pool):
+            raise ValueError("view is inconsistent with the card composition")
+    shuffle(rng, pool)
+    for s, carried, hand, down in plan:
+        st.carried[s] = carried
+        st.hands[s] = [pool.pop() for _ in range(hand)]
+        st.hidden[s] = [pool.pop() for _ in range(down)]
+    st.deck = pool
+    return st
+
+
+# -- wording -----------------------------------------------------------------------------------
+
+def _cards(cards: list[int]) -> str:
+    return " + ".join(card_label(c) for c in cards) if cards else "nothing"
+
+
+def _slot(board: Board, slot: int) -> str:
+    where = "the zero-point box" if slot == ZERO_SLOT else f"place {slot + 1}"
+    entry = board.slots[slot]
+    if entry is None:
+        return where
+    return f"{where} (replacing {ABILITY_NAMES[Board.slot_ability(entry)]})"
+
+
+def _use(st: DarwinningState, seat: int, move: Move) -> str:
+    card, use = move["card"], move["use"]
+    what = card_label(card)
+    if use == "chain":
+        return f"food chain up {CHAIN[card]} ({what})"
+    if use == "chain_down":
+        return f"food chain down {CHAIN[card]} ({what})"
+    if use == "eggs":
+        return f"+{EGGS[card]} egg{'s' if EGGS[card] > 1 else ''} ({what})"
+    if use == "environment":
+        return f"adapt to {ENVIRONMENTS[ENV_ICON[card]]} ({what})"
+    return (f"ability {ABILITY_NAMES[VALUE[card]]} ({what}) in "
+            f"{_slot(st.boards[seat], move['slot'])}")
+
+
+def _who(st: DarwinningState, seat: int) -> str:
+    return f"seat {seat}'s {SPECIES[st.boards[seat].species]['name']}"
+
+
+def move_label(st: DarwinningState, move: Move) -> str:
+    kind = move.get("type")
+    actor = st.to_move()[0] if st.to_move() else 0
+    if kind == "play":
+        if st.num_players == 2 and st.edition != "1.7":
+            return f"play {_cards(move['cards'])} from hand (dummy cards announced next)"
+        cards = tuple(sorted(move["cards"] + move.get("dummy", [])))
+        rank_sum = classify(cards, tuple(move.get("jokers", [])))
+        rank = rank_sum[0] if rank_sum else 0
+        text = f"play {combo_label(cards, tuple(move.get('jokers', [])), rank)}"
+        if move.get("dummy"):
+            text += f" (dummy's {_cards(move['dummy'])})"
+        return text
+    if kind == "announce":
+        play = next((p for p in st.trick if p["seat"] == actor), None)
+        own = play["cards"] if play else []
+        cards = tuple(sorted(own + move["dummy"]))
+        rank_sum = classify(cards, tuple(move.get("jokers", [])))
+        rank = rank_sum[0] if rank_sum else 0
+        used = f"use the dummy's {_cards(move['dummy'])}" if move["dummy"] else \
+            "use no dummy card"
+        return f"{used}: {combo_label(cards, tuple(move.get('jokers', [])), rank)}"
+    if kind == "lead":
+        return "lead the first trick yourself" if move["seat"] == actor else \
+            f"let seat {move['seat']} lead the first trick"
+    if kind == "upgrade":
+        return f"upgrade: {_use(st, actor, move)}"
+    if kind == "no_upgrade":
+        return "no upgrade"
+    if kind == "pick":
+        target = st.queue[0]["target"] if st.queue else actor
+        whose = "your species" if target == actor else _who(st, target)
+        return f"take {card_label(move['card'])} from the discard pile for {whose}: " \
+               f"{_use(st, target, move)}"
+    if kind == "steal":
+        return f"steal {ABILITY_NAMES[VALUE[move['card']]]} ({card_label(move['card'])})"
+    if kind == "no_steal":
+        return "steal nothing"
+    if kind == "metamorphosis":
+        card = st.queue[0]["card"] if st.queue else 0
+        return (f"Metamorphosis: put {ABILITY_NAMES[VALUE[card]]} ({card_label(card)}) in "
+                f"{_slot(st.boards[actor], move['slot'])}")
+    if kind == "symbiosis":
+        return f"Symbiosis: live in {move['environment']} this era"
+    if kind == "eat":
+        return "eat the dummy" if move["target"] == "dummy" else \
+            f"eat {_who(st, move['target'])}"
+    if kind == "stop_eating":
+        return "eat no more species"
+    if kind == "discard":
+        return f"secretly discard {_cards(move['cards'])}"
+    if kind == "keep":
+        return f"keep {_cards(move['cards'])} for the next era"
+    return json.dumps(move, sort_keys=True)
+
+
+def explain_illegal(st: DarwinningState, seat: int, move: Move) -> str:
+    """A precise reason why ``move`` is not legal for ``seat`` now."""
+    text = json.dumps(move, sort_keys=True, default=str)
+    if st.phase == "over":
+        return "the match is over"
+    if seat not in st.to_move():
+        return f"seat {seat} owes no decision now"
+    kind = move.get("type") if isinstance(move, dict) else None
+    expected = sorted({m["type"] for m in st.legal_moves(seat)})
+    if kind not in expected:
+        return f"a {kind!r} move is not possible now: expected one of {expected}"
+    cards = move.get("cards")
+    if kind in ("play", "discard", "keep") and isinstance(cards, list):
+        missing = [c for c in cards if c not in st.hands[seat]]
+        if missing:
+            return f"cards {missing} are not in your hand"
+        if kind == "play":
+            return (f"{text} is not a combination you may play now (D-4.2: exact card counts; "
+                    "D-4.1: stronger than every play so far, or a single card)")
+        return f"at most {2} cards, each once, sorted"
+    if kind in ("upgrade", "pick"):
+        return (f"{text}: the card must be among the offered ones and show the icon of the "
+                "upgrade (D-6), no environment or ability twice (D-6.3, D-6.4)")
+    return f"{text} is not a legal move for seat {seat} now"

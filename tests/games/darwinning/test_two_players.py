@@ -1,0 +1,211 @@
+"""The two-player rules with the virtual third player (docs/rules/darwinning.md D-11)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from shared.games import get_game
+from shared.games.darwinning import tricks
+from shared.games.darwinning.cards import CHAIN, EGGS
+from shared.games.darwinning.model import dummy_start
+from shared.games.darwinning.state import DarwinningState
+
+from .helpers import bare, card, survival_position
+
+GAME = get_game("darwinning")
+RNG = random.Random(0)
+
+
+def two(edition: str = "2.2", hands: tuple[list[str], list[str]] = ([], []),
+        dummy: list[str] = (), species: tuple[str, str] = ("amoeba", "ape"),
+        dummy_pos: int = 5) -> DarwinningState:
+    st = bare(2, list(species), edition=edition)
+    for seat, names in enumerate(hands):
+        for n in names:
+            st.deck.remove(card(n))
+            st.hands[seat].append(card(n))
+    for n in dummy:
+        st.deck.remove(card(n))
+        st.dummy_cards.append(card(n))
+    st.dummy_pos = dummy_pos
+    tricks.start_trick(st, 0, [])
+    return st
+
+
+@pytest.mark.rule("D-11.1")
+def test_d11_1_dummy_between_the_players_three_face_up_cards() -> None:
+    assert dummy_start(1, 5) == 3
+    assert dummy_start(1, 4) == 2  # not equidistant: nearer the lower player
+    assert dummy_start(9, 2) == 5
+    assert dummy_start(3, 4) == 5  # next to each other: just above the upper one
+    st = GAME.new_state(2, {}, random.Random(4))
+    assert isinstance(st, DarwinningState)
+    a, b = (x.position for x in st.boards)
+    assert st.dummy_pos == dummy_start(a, b) and len(st.dummy_cards) == 3
+    assert st.view(0)["dummy_cards"] == st.dummy_cards  # face up
+
+
+@pytest.mark.rule("D-11.2", "D-13.3")
+def test_d11_2_any_combination_dummy_cards_with_a_hand_card_v2_2_announced() -> None:
+    st = two(hands=(["acorn-9a", "flower-9a", "blueberry-4a"], ["flower-2a", "acorn-2b"]),
+             dummy=["acorn-7a", "acorn-8a", "flower-3a"])
+    # v2.2: the hand cards first; a lone 3 may be played (it pairs with the dummy's 3).
+    plays = [sorted(m["cards"]) for m in st.legal_moves(0)]
+    assert [card("blueberry-4a")] in plays and all(m.keys() == {"type", "cards"}
+                                                   for m in st.legal_moves(0))
+    st.apply(0, {"type": "play", "cards": sorted([card("acorn-9a")])}, RNG)
+    # The second player need not beat it: a weaker pair of 2s is allowed.
+    assert {"type": "play", "cards": sorted([card("flower-2a"), card("acorn-2b")])} in \
+        st.legal_moves(1)
+    st.apply(1, {"type": "play", "cards": sorted([card("flower-2a"), card("acorn-2b")])}, RNG)
+    assert st.phase == "announce" and st.to_move() == [0]  # in player order
+    announce = st.legal_moves(0)
+    assert {"type": "announce", "dummy": [card("acorn-7a"), card("acorn-8a")]} in announce
+    assert {"type": "announce", "dummy": []} in announce
+    st.apply(0, {"type": "announce", "dummy": [card("acorn-7a"), card("acorn-8a")]}, RNG)
+    assert st.to_move() == [1]
+    st.apply(1, {"type": "announce", "dummy": []}, RNG)
+    assert st.winner == 0  # straight flush 7-8-9 beats a pair
+    # v1.7: the dummy cards are named together with the hand cards.
+    old = two(edition="1.7", hands=(["acorn-9a", "blueberry-4a"], ["flower-2a"]),
+              dummy=["acorn-7a", "acorn-8a", "flower-3a"])
+    assert {"type": "play", "cards": [card("acorn-9a")],
+            "dummy": [card("acorn-7a"), card("acorn-8a")]} in old.legal_moves(0)
+    assert not [m for m in old.legal_moves(0) if not m["cards"]]  # a hand card at least
+
+
+@pytest.mark.rule("D-11.3")
+def test_d11_3_winner_takes_used_dummy_cards_loser_only_discards_own() -> None:
+    st = two(edition="1.7", hands=(["acorn-9a", "blueberry-4a"], ["flower-9b", "acorn-1b"]),
+             dummy=["acorn-7a", "acorn-8a", "flower-9a"])
+    st.apply(0, {"type": "play", "cards": [card("acorn-9a")], "dummy": [card("flower-9a")]},
+             RNG)  # pair of 9s with the dummy's 9
+    st.apply(1, {"type": "play", "cards": [card("flower-9b")],
+                 "dummy": [card("acorn-7a"), card("acorn-8a")]}, RNG)  # straight 7-8-9
+    assert st.winner == 1
+    assert st.dummy_cards == [card("flower-9a")]  # the loser's dummy card stays
+    offered = {m.get("card") for m in st.legal_moves(1)}
+    assert offered == {None, card("flower-9b"), card("acorn-7a"), card("acorn-8a")}
+    st.apply(1, {"type": "upgrade", "card": card("acorn-7a"), "use": "chain"}, RNG)
+    assert sorted(st.discard) == sorted([card("acorn-9a"), card("flower-9b"),
+                                         card("acorn-8a")])
+
+
+@pytest.mark.rule("D-11.4", "D-8.4", "D-13.4")
+def test_d11_4_dummy_climbs_when_nobody_used_its_cards() -> None:
+    st = two(hands=(["blueberry-9a", "blueberry-4a"], ["flower-2a", "acorn-2b"]),
+             dummy=["acorn-7a", "acorn-1a", "flower-3a"], species=("amoeba", "ape"),
+             dummy_pos=5)
+    st.apply(0, {"type": "play", "cards": [card("blueberry-9a")]}, RNG)
+    st.apply(1, {"type": "play", "cards": [card("flower-2a")]}, RNG)
+    st.apply(0, {"type": "announce", "dummy": []}, RNG)
+    events = st.apply(1, {"type": "announce", "dummy": []}, RNG)
+    climb = CHAIN[card("acorn-7a")] + CHAIN[card("acorn-1a")]  # 2 + 3, the flower adds 0
+    # From 5: +1 small-animal bonus = 6 points: 6, 7, 8, jump 9 (the ape) to 10, 11, 12.
+    assert climb == 5 and st.dummy_pos == 12
+    kinds = [e["type"] for e in events]
+    # Climbed as soon as the winner was known, before the winner upgrades.
+    assert "dummy_climbed" in kinds and st.queue[0]["kind"] == "upgrade"
+    # v1.7 states no timing: the same order (and a used dummy card means no climb).
+    old = two(edition="1.7", hands=(["blueberry-9a", "blueberry-4a"], ["flower-3b", "acorn-2b"]),
+              dummy=["acorn-7a", "acorn-1a", "flower-3a"], species=("amoeba", "ape"),
+              dummy_pos=5)
+    old.apply(0, {"type": "play", "cards": [card("blueberry-9a")], "dummy": []}, RNG)
+    old.apply(1, {"type": "play", "cards": [card("flower-3b")], "dummy": [card("flower-3a")]},
+              RNG)
+    assert old.dummy_pos == 5 and old.winner == 1 and old.queue[0]["kind"] == "upgrade"
+    old2 = two(edition="1.7", hands=(["blueberry-9a", "blueberry-4a"], ["flower-2a", "acorn-2b"]),
+               dummy=["acorn-7a", "acorn-1a", "flower-3a"], species=("amoeba", "ape"),
+               dummy_pos=5)
+    old2.apply(0, {"type": "play", "cards": [card("blueberry-9a")], "dummy": []}, RNG)
+    events = old2.apply(1, {"type": "play", "cards": [card("flower-2a")], "dummy": []}, RNG)
+    assert old2.dummy_pos == 12 and old2.queue[0]["kind"] == "upgrade"
+    assert any(e["type"] == "dummy_climbed" for e in events)
+
+
+@pytest.mark.rule("D-11.5")
+def test_d11_5_dummy_eats_all_it_may_bites_are_double_it_can_be_eaten() -> None:
+    st = bare(2, ["frog", "shark"], envs=("ocean",))
+    st.dummy_pos = 8
+    for n in ("acorn-6a", "flower-9a", "acorn-1a"):  # Teeth, Poison, Pheromones
+        st.deck.remove(card(n))
+        st.dummy_cards.append(card(n))
+    survival_position(st)
+    # The dummy (8) ate the frog (3) on its own; the frog is not protected against it.
+    assert (-1, 0) in st.eats and st.boards[0].bites == 2
+    assert st.to_move() == [1]
+    assert {"type": "eat", "target": "dummy"} in st.legal_moves(1)
+    st.apply(1, {"type": "eat", "target": "dummy"}, RNG)
+    # Poison on the dummy: two tokens to the shark? It has Iron Stomach: none.
+    assert st.boards[1].bites == 0
+
+
+@pytest.mark.rule("D-11.6", "D-13.5")
+def test_d11_6_dummy_cards_replaced_each_era() -> None:
+    for edition, where in (("2.2", "discard"), ("1.7", "removed")):
+        st = GAME.new_state(2, {"edition": edition}, random.Random(8))
+        assert isinstance(st, DarwinningState)
+        old = list(st.dummy_cards)
+        st.phase = "survival"
+        st.end_era(random.Random(1), [])
+        assert st.era == 2 and len(st.dummy_cards) == 3
+        if where == "removed":
+            assert st.removed == old
+        else:
+            assert not st.removed and set(old) <= set(st.deck) | set(
+                c for h in st.hands for c in h) | set(st.dummy_cards)
+
+
+@pytest.mark.rule("D-11.7", "D-13.6")
+def test_d11_7_pick_from_the_discard_pile() -> None:
+    for edition in ("2.2", "1.7"):
+        st = two(edition=edition, hands=(["acorn-3a"], ["flower-9b", "acorn-1b"]),
+                 dummy=[])
+        st.discard = [card("blueberry-5a")]
+        st.deck.remove(card("blueberry-5a"))
+        play = {"type": "play", "cards": [card("acorn-3a")]}
+        reply = {"type": "play", "cards": [card("flower-9b")]}
+        if edition == "1.7":
+            play["dummy"] = reply["dummy"] = []
+        st.apply(0, play, RNG)  # the leader plays its last card
+        st.apply(1, reply, RNG)
+        if edition == "2.2":
+            st.apply(0, {"type": "announce", "dummy": []}, RNG)
+            st.apply(1, {"type": "announce", "dummy": []}, RNG)
+        assert st.winner == 1 and st.emptied == [0]
+        st.apply(0, {"type": "no_upgrade"}, RNG)  # D-5.2: the loser's upgrade first
+        assert st.queue[0]["kind"] == "pick" and st.to_move() == [1]
+        target = 1 if edition == "2.2" else 0  # v2.2: own species; v1.7: the empty one's
+        assert st.queue[0]["target"] == target
+        picks = st.legal_moves(1)
+        assert {m["card"] for m in picks} == {card("blueberry-5a"), card("acorn-3a"),
+                                              card("flower-9b")}  # the last trick too
+        before = st.boards[target].population
+        st.apply(1, {"type": "pick", "card": card("blueberry-5a"), "use": "eggs"}, RNG)
+        assert st.boards[target].population == before + EGGS[card("blueberry-5a")]
+        assert card("blueberry-5a") in st.boards[target].eggs
+
+
+@pytest.mark.rule("D-11.7")
+def test_d11_7_v2_2_no_pick_when_the_follower_ran_out_v1_7_pick_for_it() -> None:
+    for edition, picks in (("2.2", False), ("1.7", True)):
+        st = two(edition=edition, hands=(["acorn-3a", "acorn-4b"], ["flower-9b"]), dummy=[])
+        st.discard = [card("blueberry-5a")]
+        st.deck.remove(card("blueberry-5a"))
+        play = {"type": "play", "cards": [card("acorn-3a")]}
+        reply = {"type": "play", "cards": [card("flower-9b")]}  # seat 1's last card
+        if edition == "1.7":
+            play["dummy"] = reply["dummy"] = []
+        st.apply(0, play, RNG)
+        st.apply(1, reply, RNG)
+        if edition == "2.2":
+            st.apply(0, {"type": "announce", "dummy": []}, RNG)
+            st.apply(1, {"type": "announce", "dummy": []}, RNG)
+        assert st.emptied == [1] and st.winner == 1
+        st.apply(0, {"type": "no_upgrade"}, RNG)
+        has_pick = bool(st.queue) and st.queue[0]["kind"] == "pick"
+        assert has_pick == picks
+        if picks:  # v1.7: seat 0 chooses a card for seat 1's species
+            assert st.to_move() == [0] and st.queue[0]["target"] == 1
