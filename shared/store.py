@@ -96,6 +96,7 @@ class MatchRecord:
     owed_since: dict[int, float] = field(default_factory=dict)  # seat -> since when it owes
     timeouts: dict[int, int] = field(default_factory=dict)  # seat -> consecutive timeouts
     forfeited: list[int] = field(default_factory=list)  # seats now played by the fallback
+    seeded: bool = False  # the creator chose the seed: everyone who can see it is told so
 
     def deadline_at(self) -> float | None:
         """When the first deadline of a seat that owes a move passes (None: no deadline)."""
@@ -115,7 +116,7 @@ class MatchRecord:
             "move_deadline": json.dumps(self.move_deadline),
             "forfeit_after": json.dumps(self.forfeit_after),
             "owed_since": json.dumps(self.owed_since), "timeouts": json.dumps(self.timeouts),
-            "forfeited": json.dumps(self.forfeited),
+            "forfeited": json.dumps(self.forfeited), "seeded": json.dumps(self.seeded),
         }
 
     @classmethod
@@ -135,6 +136,7 @@ class MatchRecord:
             owed_since={int(k): v for k, v in json.loads(fields.get("owed_since", "{}")).items()},
             timeouts={int(k): v for k, v in json.loads(fields.get("timeouts", "{}")).items()},
             forfeited=json.loads(fields.get("forfeited", "[]")),
+            seeded=json.loads(fields.get("seeded", "false")),
         )
 
 
