@@ -28,6 +28,8 @@ class Settings:
     joins_per_minute: int = 120
     moves_per_minute: int = 600  # per token, and the same per address
     bot_seats_per_client: int = 8  # bot seats one address may have in live matches
+    ended_ttl: int = 7 * 86400  # seconds an ended match (state, log, tokens) is kept
+    stalled_expire_seconds: float = 86400  # a running match with no move this long expires
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -52,4 +54,6 @@ class Settings:
             joins_per_minute=int(os.environ.get("JOINS_PER_MINUTE", 120)),
             moves_per_minute=int(os.environ.get("MOVES_PER_MINUTE", 600)),
             bot_seats_per_client=int(os.environ.get("BOT_SEATS_PER_CLIENT", 8)),
+            ended_ttl=int(os.environ.get("ENDED_TTL", 7 * 86400)),
+            stalled_expire_seconds=float(os.environ.get("STALLED_EXPIRE_SECONDS", 86400)),
         )

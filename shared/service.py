@@ -405,6 +405,18 @@ class MatchService:
         return self._end(record, "expired", {"type": "expired", "open_seats": [
             s["seat"] for s in record.seats if not s["joined"]]})
 
+    def expire_stalled(self, match_id: str, updated_before: float) -> bool:
+        """End a running match nobody has moved in since before ``updated_before``.
+
+        A tournament's matches are left to their tournament (it cancels them as a whole).
+        """
+        record = self.store.load(match_id)
+        if (record is None or record.status != "running" or record.tournament is not None
+                or record.updated_at >= updated_before):
+            return False
+        return self._end(record, "expired", {"type": "expired", "stalled_since":
+                                             record.updated_at})
+
     def abort(self, match_id: str, reason: str) -> bool:
         """End a running match without a result (its tournament was cancelled)."""
         for _ in range(10):  # retry a lost compare-and-set against the players
