@@ -11,7 +11,9 @@ from marshmallow import Schema
 from shared.accounts import AccountService
 from shared.config import Settings
 from shared.errors import ServiceError, Unauthorized
+from shared.limits import BotWorkCap, RateLimiter, bot_seat_count
 from shared.service import MatchService
+from shared.store import hash_secret
 from shared.tournaments.service import TournamentService
 
 
@@ -20,7 +22,13 @@ class BadRequest(ServiceError):
 
 
 class TooManyRequests(ServiceError):
+    """429: ``retry_after`` seconds also go out as the ``Retry-After`` header."""
+
     status = 429
+
+    def __init__(self, detail: str, retry_after: int = 60) -> None:
+        super().__init__(detail, retry_after=retry_after)
+        self.headers = {"Retry-After": str(retry_after)}
 
 
 def service() -> MatchService:
@@ -39,11 +47,34 @@ def tournaments() -> TournamentService:
     return current_app.extensions["evo.tournaments"]
 
 
-def rate_limit(bucket: str, per_minute: int) -> None:
-    """Refuse (429) a client address's request beyond ``per_minute`` in this minute."""
-    who = request.remote_addr or "unknown"
-    if not accounts().store.hit(bucket, who, per_minute, 60.0):
-        raise TooManyRequests(f"at most {per_minute} such requests a minute; retry later")
+def client_address() -> str:
+    return request.remote_addr or "unknown"
+
+
+def rate_limit(bucket: str, per_minute: int, token: str | None = None) -> None:
+    """Refuse (429, ``Retry-After``) a request beyond ``per_minute`` in this minute, counted
+    per client address and, given a ``token``, per token too."""
+    limiter = RateLimiter(service().store.redis)
+    who = [f"a:{client_address()}"] + ([f"t:{hash_secret(token)}"] if token else [])
+    for key in who:
+        retry = limiter.hit(bucket, key, per_minute)
+        if retry:
+            raise TooManyRequests(f"at most {per_minute} such requests a minute "
+                                  f"{'per token' if key[0] == 't' else 'per address'}; "
+                                  f"retry in {retry:.0f} s", retry_after=int(retry))
+
+
+def admit_bot_work(seats: list[dict[str, Any]]) -> BotWorkCap | None:
+    """Refuse (429) bot seats that would take this address past its cap of live bot seats."""
+    wanted, cap = bot_seat_count(seats), settings().bot_seats_per_client
+    if wanted == 0 or cap <= 0:
+        return None
+    work = BotWorkCap(service().store.redis)
+    live = work.live_seats(client_address())
+    if live + wanted > cap:
+        raise TooManyRequests(f"at most {cap} bot seats in live matches per address; you "
+                              f"have {live}: retry when one ends", retry_after=10)
+    return work
 
 
 def json_body(schema: Schema) -> dict[str, Any]:

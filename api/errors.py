@@ -33,7 +33,9 @@ def problem(status: int, detail: str, **extra: Any) -> Response:
 def register(app: Flask) -> None:
     @app.errorhandler(ServiceError)
     def service_error(exc: ServiceError) -> Response:
-        return problem(exc.status, exc.detail, **exc.extra)
+        response = problem(exc.status, exc.detail, **exc.extra)
+        response.headers.update(getattr(exc, "headers", {}))  # e.g. a 429's Retry-After
+        return response
 
     @app.errorhandler(ValidationError)
     def validation_error(exc: ValidationError) -> Response:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
@@ -10,9 +11,14 @@ from shared.bot_catalogue import BOT_KINDS, LEVELS, MAX_SIMULATIONS
 
 
 class StrictInt(fields.Integer):
-    """An integer that refuses booleans, floats and numeric strings."""
+    """An integer that refuses booleans, fractions and numeric strings.
+
+    ``5.0`` is accepted as ``5``: JSON Schema's ``integer`` (the contract's) includes it.
+    """
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int:
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
         if isinstance(value, bool) or not isinstance(value, int):
             raise ValidationError("Not a valid integer.")
         return super()._deserialize(value, attr, data, **kwargs)
@@ -28,14 +34,19 @@ class QueryInt(fields.Integer):
         return super()._deserialize(value, attr, data, **kwargs)
 
 
+# The contract's pattern of names (openapi.yaml): no control characters, not only spaces.
+NAME_PATTERN = re.compile(
+    r"^[^\x00-\x1f\x7f-\x9f]*[^\x00-\x20\x7f-\x9f][^\x00-\x1f\x7f-\x9f]*$")
+
+
 def printable_utf8(value: str) -> None:
-    """Names must be valid UTF-8 (no lone surrogates) and printable."""
+    """Names must be valid UTF-8 (no lone surrogates) and match ``NAME_PATTERN``."""
     try:
         value.encode("utf-8")
     except UnicodeEncodeError:
         raise ValidationError("Must be valid Unicode text.") from None
-    if not value.isprintable() or not value.strip():
-        raise ValidationError("Must be printable text, not only spaces.")
+    if not NAME_PATTERN.fullmatch(value):  # fullmatch: '$' alone lets a final newline by
+        raise ValidationError("Must be text without control characters, not only spaces.")
 
 
 class BotSchema(Schema):
@@ -110,13 +121,8 @@ class ReadMatchQuery(Schema):
         unknown = RAISE
 
     version = QueryInt(validate=validate.Range(0))
+    # Without ``version`` there is nothing to wait past: the match is returned at once.
     wait = fields.Float(validate=validate.Range(0, 60), allow_nan=False)
-
-    @validates_schema
-    def wait_needs_version(self, data: dict[str, Any], **_: Any) -> None:
-        if "wait" in data and "version" not in data:
-            raise ValidationError("'wait' needs 'version': the version you already have",
-                                  "wait")
 
 
 class EventsQuery(Schema):

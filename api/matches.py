@@ -8,7 +8,16 @@ from typing import Any
 from flask import Blueprint, Response, request
 
 from api import sse
-from api.context import bearer_token, json_body, query, service, settings
+from api.context import (
+    admit_bot_work,
+    bearer_token,
+    client_address,
+    json_body,
+    query,
+    rate_limit,
+    service,
+    settings,
+)
 from api.match_schemas import (
     CreateMatchSchema,
     EventsQuery,
@@ -18,6 +27,7 @@ from api.match_schemas import (
     SubmitMoveSchema,
 )
 from shared.errors import Unprocessable
+from shared.limits import bot_seat_count
 
 bp = Blueprint("matches", __name__, url_prefix="/v1/matches")
 _IDEMPOTENCY_KEY_MAX = 200
@@ -25,10 +35,14 @@ _IDEMPOTENCY_KEY_MAX = 200
 
 @bp.post("")
 def create_match() -> tuple[dict[str, Any], int, dict[str, str]]:
+    rate_limit("matches", settings().matches_per_minute)
     body = json_body(CreateMatchSchema())
+    work = admit_bot_work(body["seats"])
     record, tokens = service().create_match(body["game"], body["options"], body.get("seed"),
                                             body["seats"], rated=body["rated"],
                                             move_deadline=body.get("move_deadline"))
+    if work is not None:
+        work.add(client_address(), record.id, bot_seat_count(body["seats"]))
     out = service().describe(record, None)
     out["tokens"] = [{"seat": seat, "token": token} for seat, token in sorted(tokens.items())]
     return out, 201, {"Location": f"/v1/matches/{record.id}"}
@@ -48,6 +62,7 @@ def read_match(match_id: str) -> dict[str, Any]:
 
 @bp.post("/<match_id>/join")
 def join_match(match_id: str) -> tuple[dict[str, Any], int]:
+    rate_limit("joins", settings().joins_per_minute)
     body = json_body(JoinSchema())
     record, seat, token = service().join(match_id, body.get("seat"), body.get("name"))
     return {"seat": seat, "token": token, "match": service().describe(record, seat)}, 201
@@ -65,6 +80,7 @@ def legal_moves(match_id: str) -> dict[str, Any]:
 def submit_move(match_id: str) -> dict[str, Any]:
     service().load(match_id)  # an unknown match is a 404 before any token check
     seat = service().authenticate(match_id, bearer_token(), required=True)
+    rate_limit("moves", settings().moves_per_minute, bearer_token())
     body = json_body(SubmitMoveSchema())
     key = request.headers.get("Idempotency-Key")
     if key is not None and not (0 < len(key) <= _IDEMPOTENCY_KEY_MAX and key.isprintable()):

@@ -22,7 +22,7 @@ from pathlib import Path
 import requests
 
 from scripts.localredis import free_port, start_redis
-from scripts.stack import start_api, start_worker, wait_healthy
+from scripts.stack import UNLIMITED, start_api, start_worker, wait_healthy
 
 DROPPED = b"bot move dropped"
 
@@ -51,7 +51,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         redis_port, api_port = free_port(), free_port()
         redis = start_redis(Path(tmp) / "redis", redis_port, appendonly=True)
-        env = dict(os.environ, REDIS_URL=f"redis://127.0.0.1:{redis_port}/0")
+        env = dict(os.environ, REDIS_URL=f"redis://127.0.0.1:{redis_port}/0", **UNLIMITED)
         log_path = Path(tmp) / "stack.log"
         log = open(log_path, "wb")  # noqa: SIM115 - closed below
         api = start_api(env, f"127.0.0.1:{api_port}", log)

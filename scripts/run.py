@@ -22,8 +22,11 @@ def main() -> int:
     processes: list[tuple[str, subprocess.Popen[bytes]]] = []
     if "REDIS_URL" not in env:
         port = int(env.get("REDIS_PORT", 6379))
-        print(f"starting redis-server on 127.0.0.1:{port} (data in {VAR / 'redis'}, AOF on)")
-        processes.append(("redis", start_redis(VAR / "redis", port, quiet=False)))
+        maxmemory = env.get("REDIS_MAXMEMORY", "512mb")
+        print(f"starting redis-server on 127.0.0.1:{port} (data in {VAR / 'redis'}, AOF on, "
+              f"maxmemory {maxmemory}, noeviction)")
+        processes.append(("redis", start_redis(VAR / "redis", port, quiet=False,
+                                               maxmemory=maxmemory)))
         env["REDIS_URL"] = f"redis://127.0.0.1:{port}/0"
     port = env.get("PORT", "8000")
     processes.append(("api", start_api(env, f"0.0.0.0:{port}")))

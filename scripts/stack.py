@@ -62,6 +62,11 @@ def wait_healthy(url: str, process: subprocess.Popen[bytes], timeout: float = 90
         time.sleep(0.1)
 
 
+# A benchmark measures the server, not its rate limits (0: unlimited).
+UNLIMITED = {"MATCHES_PER_MINUTE": "0", "JOINS_PER_MINUTE": "0", "MOVES_PER_MINUTE": "0",
+             "BOT_SEATS_PER_CLIENT": "0"}
+
+
 @dataclass
 class LocalStack:
     """A throwaway stack for a benchmark: its API URL, environment and shared log file."""
@@ -77,7 +82,8 @@ def local_stack(tmp: Path, **env: str) -> Iterator[LocalStack]:
     ``env`` adds settings. Everything is stopped on exit."""
     redis_port, api_port = free_port(), free_port()
     redis = start_redis(tmp / "redis", redis_port, appendonly=True)
-    environment = dict(os.environ, REDIS_URL=f"redis://127.0.0.1:{redis_port}/0", **env)
+    environment = dict(os.environ, REDIS_URL=f"redis://127.0.0.1:{redis_port}/0",
+                       **{**UNLIMITED, **env})
     with open(tmp / "stack.log", "wb") as log:
         api = start_api(environment, f"127.0.0.1:{api_port}", log)
         worker = start_worker(environment, tmp / "beat", log)

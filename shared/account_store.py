@@ -12,7 +12,6 @@
 from __future__ import annotations
 
 import json
-import time
 from typing import Any
 
 import redis
@@ -62,13 +61,3 @@ class AccountStore:
 
     def generation(self, account_id: str) -> int:
         return int(self.redis.get(self._key(account_id, ":gen")) or 0)
-
-    def hit(self, bucket: str, who: str, limit: int, window: float) -> bool:
-        """Count one request of ``who`` in ``bucket``; False once over ``limit`` per window."""
-        slot = int(time.time() // window)
-        key = f"evo:rl:{bucket}:{who}:{slot}"
-        with self.redis.pipeline(transaction=True) as pipe:
-            pipe.incr(key)
-            pipe.expire(key, int(window) + 1)
-            count, _ = pipe.execute()
-        return int(count) <= limit

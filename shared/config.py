@@ -23,6 +23,13 @@ class Settings:
     tournaments_per_minute: int = 10  # per client address
     waiting_expire_seconds: float = 3600  # a match waiting for open seats this long expires
     webhook_default_timeout: float = 10  # seconds a webhook may take without a deadline
+    # Rate limits a minute (0: unlimited), per client address unless said otherwise.
+    matches_per_minute: int = 120
+    joins_per_minute: int = 120
+    moves_per_minute: int = 600  # per token, and the same per address
+    bot_seats_per_client: int = 8  # bot seats one address may have in live matches
+    ended_ttl: int = 7 * 86400  # seconds an ended match (state, log, tokens) is kept
+    stalled_expire_seconds: float = 86400  # a running match with no move this long expires
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -43,4 +50,10 @@ class Settings:
             tournaments_per_minute=int(os.environ.get("TOURNAMENTS_PER_MINUTE", 10)),
             waiting_expire_seconds=float(os.environ.get("WAITING_EXPIRE_SECONDS", 3600)),
             webhook_default_timeout=float(os.environ.get("WEBHOOK_DEFAULT_TIMEOUT", 10)),
+            matches_per_minute=int(os.environ.get("MATCHES_PER_MINUTE", 120)),
+            joins_per_minute=int(os.environ.get("JOINS_PER_MINUTE", 120)),
+            moves_per_minute=int(os.environ.get("MOVES_PER_MINUTE", 600)),
+            bot_seats_per_client=int(os.environ.get("BOT_SEATS_PER_CLIENT", 8)),
+            ended_ttl=int(os.environ.get("ENDED_TTL", 7 * 86400)),
+            stalled_expire_seconds=float(os.environ.get("STALLED_EXPIRE_SECONDS", 86400)),
         )

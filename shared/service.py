@@ -14,6 +14,7 @@ and the fallback plays it to the end.
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 import json
 import random
@@ -26,6 +27,7 @@ from shared import bot_catalogue
 from shared.account_store import AccountStore
 from shared.errors import Conflict, Forbidden, NotFound, Unauthorized, Unprocessable
 from shared.games import get_game
+from shared.moves import move_shape_problem
 from shared.protocol import Game, IllegalMove, NotYourTurn, State
 from shared.store import ENDED, MatchRecord, MatchStore, hash_secret
 
@@ -43,6 +45,15 @@ def _rng_from(record: MatchRecord) -> random.Random:
 def _public_seat(seat: dict[str, Any]) -> dict[str, Any]:
     return {key: seat[key] for key in ("seat", "kind", "name", "bot", "account", "joined")
             if key in seat}
+
+
+def seed_commitment(match_id: str, seed: int | None) -> str:
+    """The hash of a match's seed, published when it starts; the seed is revealed at its end.
+
+    The match id is hashed with the seed so that one seed's hash says nothing about another
+    match; a 63-bit server seed cannot be found from its hash in any useful time.
+    """
+    return hashlib.sha256(f"evo-arena:{match_id}:{seed}".encode()).hexdigest()
 
 
 def clocked(record: MatchRecord, seat: int) -> bool:
@@ -105,6 +116,10 @@ class MatchService:
         if rated and any(s["kind"] not in ("bot", "account") for s in stored_seats):
             raise Unprocessable("a rated match needs every seat to be a bot or an account",
                                 field="rated")
+        # A seed the creator chose deals what the creator can foresee: it is for replays and
+        # tests, and the match says so to everyone. Otherwise the deal comes from the
+        # server's own CSPRNG, and nothing a client knows before the end reveals it.
+        seeded = seed is not None
         if seed is None:
             seed = secrets.randbits(63)
         rng = random.Random(seed)
@@ -117,7 +132,8 @@ class MatchService:
             status="running" if all_joined else "waiting", version=1,
             state=json.dumps(state.to_json()), rng=json.dumps(rng.getstate()), result=None,
             to_move=state.to_move(), created_at=now, updated_at=now, tournament=tournament,
-            rated=rated, move_deadline=move_deadline, forfeit_after=forfeit_after)
+            rated=rated, move_deadline=move_deadline, forfeit_after=forfeit_after,
+            seeded=seeded)
         if state.is_over():  # a game with no decisions at all; kept for completeness
             record.status, record.result = "finished", state.result().to_json()
         self._restart_clocks(record, None)
@@ -201,13 +217,14 @@ class MatchService:
         """The match as ``seat`` (None: a spectator) may see it."""
         game = get_game(record.game)
         state = game.state_from_json(json.loads(record.state))
-        finished = record.status == "finished"
+        ended = record.status in ENDED
         return {
             "id": record.id, "game": record.game, "rules_version": record.rules_version,
             "options": record.options, "status": record.status, "version": record.version,
             "seats": [_public_seat(s) for s in record.seats], "to_move": record.to_move,
             "you": seat, "view": state.view(seat), "result": record.result,
-            "seed": record.seed if finished else None,
+            "seed": record.seed if ended else None, "seeded": record.seeded,
+            "seed_commitment": seed_commitment(record.id, record.seed),
             "created_at": record.created_at, "updated_at": record.updated_at,
             "move_deadline": record.move_deadline, "deadline_at": record.deadline_at(),
             "rated": record.rated, "tournament": record.tournament,
@@ -290,6 +307,9 @@ class MatchService:
         if expected_version != record.version:
             raise Conflict(f"stale version {expected_version}: the match is at version "
                            f"{record.version}; read it again", version=record.version)
+        problem = move_shape_problem(move)
+        if problem is not None:  # no engine ever sees a move of the wrong shape
+            raise Unprocessable(f"malformed move: {problem}", version=record.version)
         game = get_game(record.game)
         state = game.state_from_json(json.loads(record.state))
         try:
@@ -384,6 +404,18 @@ class MatchService:
             return False
         return self._end(record, "expired", {"type": "expired", "open_seats": [
             s["seat"] for s in record.seats if not s["joined"]]})
+
+    def expire_stalled(self, match_id: str, updated_before: float) -> bool:
+        """End a running match nobody has moved in since before ``updated_before``.
+
+        A tournament's matches are left to their tournament (it cancels them as a whole).
+        """
+        record = self.store.load(match_id)
+        if (record is None or record.status != "running" or record.tournament is not None
+                or record.updated_at >= updated_before):
+            return False
+        return self._end(record, "expired", {"type": "expired", "stalled_since":
+                                             record.updated_at})
 
     def abort(self, match_id: str, reason: str) -> bool:
         """End a running match without a result (its tournament was cancelled)."""

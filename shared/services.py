@@ -26,7 +26,7 @@ class Services:
 
 
 def build(settings: Settings) -> Services:
-    store = MatchStore.from_url(settings.redis_url)
+    store = MatchStore.from_url(settings.redis_url, settings.ended_ttl)
     matches = MatchService(store, make_enqueue(settings.broker_url), settings.idempotency_ttl,
                            background=make_enqueue(settings.broker_url, TOURNAMENT_QUEUE),
                            on_finish=make_sender(settings.broker_url, MATCH_FINISHED_TASK))

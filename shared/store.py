@@ -8,6 +8,7 @@ Key space of one match (prefix ``evo:m:{id}``):
 * ``evo:m:{id}:idem:{sha256(key)}`` string — the first answer to an Idempotency-Key (TTL);
 * ``evo:m:{id}:lease:{seat}:{version}`` string — a bot task's claim on a turn (TTL); its
   value says what the search was asked (``worker.carryover``), so a newer task can defer;
+* an ended match's own three keys expire ``ended_ttl`` seconds after it ends (``ENDED_TTL``);
 * ``evo:active`` sorted set — running matches by last update time (the bot sweep reads it);
 * ``evo:deadlines`` sorted set — matches with a move deadline by the earliest time a seat's
   deadline passes; ``evo:waiting`` sorted set — waiting matches by creation time (both are
@@ -96,6 +97,7 @@ class MatchRecord:
     owed_since: dict[int, float] = field(default_factory=dict)  # seat -> since when it owes
     timeouts: dict[int, int] = field(default_factory=dict)  # seat -> consecutive timeouts
     forfeited: list[int] = field(default_factory=list)  # seats now played by the fallback
+    seeded: bool = False  # the creator chose the seed: everyone who can see it is told so
 
     def deadline_at(self) -> float | None:
         """When the first deadline of a seat that owes a move passes (None: no deadline)."""
@@ -115,7 +117,7 @@ class MatchRecord:
             "move_deadline": json.dumps(self.move_deadline),
             "forfeit_after": json.dumps(self.forfeit_after),
             "owed_since": json.dumps(self.owed_since), "timeouts": json.dumps(self.timeouts),
-            "forfeited": json.dumps(self.forfeited),
+            "forfeited": json.dumps(self.forfeited), "seeded": json.dumps(self.seeded),
         }
 
     @classmethod
@@ -135,20 +137,23 @@ class MatchRecord:
             owed_since={int(k): v for k, v in json.loads(fields.get("owed_since", "{}")).items()},
             timeouts={int(k): v for k, v in json.loads(fields.get("timeouts", "{}")).items()},
             forfeited=json.loads(fields.get("forfeited", "[]")),
+            seeded=json.loads(fields.get("seeded", "false")),
         )
 
 
 class MatchStore:
     """Reads and compare-and-set writes of matches in Redis."""
 
-    def __init__(self, client: redis.Redis) -> None:
+    def __init__(self, client: redis.Redis, ended_ttl: int = 0) -> None:
         self.redis = client
+        self.ended_ttl = ended_ttl  # seconds an ended match's keys are kept (0: for ever)
         self._commit = client.register_script(_COMMIT)
         self._create = client.register_script(_CREATE)
 
     @classmethod
-    def from_url(cls, url: str) -> MatchStore:
-        return cls(redis.Redis.from_url(url, decode_responses=True, health_check_interval=30))
+    def from_url(cls, url: str, ended_ttl: int = 0) -> MatchStore:
+        return cls(redis.Redis.from_url(url, decode_responses=True, health_check_interval=30),
+                   ended_ttl)
 
     # -- keys -------------------------------------------------------------------------------
     @staticmethod
@@ -264,7 +269,22 @@ class MatchStore:
         )
         if done:
             self.index_deadlines(record)
+            if record.status in ENDED:
+                self.expire_ended(record.id)
         return bool(done)
+
+    def expire_ended(self, match_id: str) -> None:
+        """Give an ended match's keys their time to live (``ended_ttl``; 0 keeps them).
+
+        Done after the commit, not inside it: a crash in between leaves the keys without a
+        TTL, and the next write of the match (or an operator's rerun) sets it.
+        """
+        if self.ended_ttl <= 0:
+            return
+        with self.redis.pipeline(transaction=False) as pipe:
+            for suffix in ("", ":log", ":tok"):
+                pipe.expire(self._key(match_id, suffix), self.ended_ttl)
+            pipe.execute()
 
     def touch_active(self, match_id: str, when: float | None = None) -> None:
         """Mark a running match as just seen by the sweep (so it is not re-swept at once)."""

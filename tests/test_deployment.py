@@ -49,3 +49,28 @@ def test_ci_runs_make_test() -> None:
     assert "make test" in (ROOT / ".ci/run").read_text()
     readme = (ROOT / "README.md").read_text()
     assert readme.index("make run") < 1200 and readme.index("make test") < 1200
+
+
+def test_redis_has_a_memory_cap_without_eviction() -> None:
+    """Issue 18: compose and `make run` cap Redis's memory; full means refused, not dropped."""
+    command = COMPOSE["services"]["redis"]["command"]
+    assert command[command.index("--maxmemory") + 1] == "512mb"
+    assert command[command.index("--maxmemory-policy") + 1] == "noeviction"
+
+
+def test_make_run_starts_redis_with_the_memory_cap(tmp_path: Path) -> None:
+    import redis
+
+    from scripts.localredis import free_port, start_redis
+
+    port = free_port()
+    process = start_redis(tmp_path, port, appendonly=False, maxmemory="64mb")
+    try:
+        client = redis.Redis(port=port)
+        assert client.config_get("maxmemory")["maxmemory"] == str(64 * 1024 * 1024)
+        assert client.config_get("maxmemory-policy")["maxmemory-policy"] == "noeviction"
+        client.close()
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+    assert 'env.get("REDIS_MAXMEMORY", "512mb")' in (ROOT / "scripts/run.py").read_text()

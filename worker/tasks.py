@@ -43,7 +43,8 @@ def play_bot_turn(match_id: str, seat: int, version: int) -> str:
 
 @app.task(name=SWEEP_TASK, ignore_result=True)
 def sweep_bot_turns() -> int:
-    return turns.sweep(_services().matches, settings.bot_stale_after)
+    return turns.sweep(_services().matches, settings.bot_stale_after,
+                       settings.stalled_expire_seconds)
 
 
 @app.task(name=DEADLINE_SWEEP_TASK, ignore_result=True)

@@ -120,13 +120,17 @@ def earlier_search_holds(service: MatchService, record: MatchRecord, seat: int,
     return any(search_holds(service, record, seat, question, state) for question in questions)
 
 
-def sweep(service: MatchService, stale_after: float) -> int:
-    """Re-enqueue bot turns that have waited longer than ``stale_after`` seconds."""
+def sweep(service: MatchService, stale_after: float, stalled_after: float = 0) -> int:
+    """Re-enqueue bot turns that have waited longer than ``stale_after`` seconds; expire a
+    running match with no move for ``stalled_after`` seconds (0: never)."""
     now = time.time()
     sent = 0
     for match_id in service.store.stale_matches(now - stale_after):
         record = service.store.load(match_id)
         if record is None:
+            continue
+        if stalled_after > 0 and service.expire_stalled(match_id, now - stalled_after):
+            log.info("match %s expired: no move for %gs", match_id, stalled_after)
             continue
         for seat in service.bot_seats_due(record):
             if not (service.store.bot_turn_claimed(match_id, seat, record.version)

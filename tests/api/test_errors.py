@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from typing import Any
 
 import pytest
@@ -93,7 +94,7 @@ def test_join_and_move_bodies_must_be_json_too(client: FlaskClient,
     ({"game": 5, "seats": TWO_HUMANS["seats"]}, "game"),
     ({**TWO_HUMANS, "seed": "5"}, "seed"),
     ({**TWO_HUMANS, "seed": True}, "seed"),
-    ({**TWO_HUMANS, "seed": 5.0}, "seed"),
+    ({**TWO_HUMANS, "seed": 5.5}, "seed"),
     ({**TWO_HUMANS, "seed": -1}, "seed"),
     ({**TWO_HUMANS, "seed": 2**63}, "seed"),
     ({**TWO_HUMANS, "options": []}, "options"),
@@ -138,7 +139,7 @@ def test_an_invalid_create_body_is_a_422_naming_the_field(client: FlaskClient,
 @pytest.mark.parametrize(("body", "field"), [
     ({"version": "1", "move_id": "x"}, "version"),
     ({"version": True, "move_id": "x"}, "version"),
-    ({"version": 1.0, "move_id": "x"}, "version"),
+    ({"version": 1.5, "move_id": "x"}, "version"),
     ({"version": 1.5, "move_id": "x"}, "version"),
     ({"version": -1, "move_id": "x"}, "version"),
     ({"version": None, "move_id": "x"}, "version"),
@@ -160,7 +161,7 @@ def test_an_invalid_move_body_is_a_422(client: FlaskClient, match: dict[str, Any
 
 
 @pytest.mark.parametrize("body", [
-    {"seat": "1"}, {"seat": True}, {"seat": 1.0}, {"seat": -1}, {"seat": 8}, {"name": ""},
+    {"seat": "1"}, {"seat": True}, {"seat": 1.5}, {"seat": -1}, {"seat": 8}, {"name": ""},
     {"name": 5}, {"token": "x"},
 ])
 def test_an_invalid_join_body_is_a_422(client: FlaskClient, body: dict[str, Any]) -> None:
@@ -294,8 +295,28 @@ def test_repeated_query_parameter_is_400(client: FlaskClient, match: dict[str, A
     assert_problem(response, 400, mentions="since")
 
 
-def test_wait_without_version_is_422(client: FlaskClient, match: dict[str, Any]) -> None:
-    assert_problem(client.get(f"/v1/matches/{match['id']}?wait=5"), 422, mentions="version")
+def test_wait_without_version_returns_at_once(client: FlaskClient,
+                                              match: dict[str, Any]) -> None:
+    """The contract allows ``wait`` alone (issue 18): there is nothing to wait past."""
+    started = time.monotonic()
+    response = client.get(f"/v1/matches/{match['id']}?wait=5")
+    assert response.status_code == 200 and time.monotonic() - started < 4
+    assert response.get_json()["version"] == match["version"]
+
+
+def test_integral_numbers_are_integers(client: FlaskClient) -> None:
+    """JSON Schema's ``integer`` includes ``5.0``; the server agrees (issue 18)."""
+    body = client.post("/v1/matches", json={**TWO_HUMANS, "seed": 5.0}).get_json()
+    assert body["seeded"] is True
+    finished_seed = client.post("/v1/matches", json={**TWO_HUMANS, "seed": 5}).get_json()
+    assert body["view"] == finished_seed["view"]
+
+
+@pytest.mark.parametrize("name", ["a\x00b", "tab\there", "new\n", "\x85", "   "])
+def test_names_with_control_characters_are_422(client: FlaskClient, name: str) -> None:
+    seats = [{"kind": "human", "name": name}, {"kind": "human"}]
+    assert_problem(client.post("/v1/matches", json={"game": "savanna", "seats": seats}), 422,
+                   mentions="control")
 
 
 def test_seat_name_must_be_valid_text(client: FlaskClient) -> None:

@@ -15,7 +15,7 @@ import pytest
 import requests
 
 from scripts.localredis import free_port
-from scripts.stack import ROOT, start_api, start_worker, wait_healthy
+from scripts.stack import ROOT, UNLIMITED, start_api, start_worker, wait_healthy
 from shared.queue import BOT_QUEUE
 
 pytestmark = pytest.mark.integration
@@ -34,7 +34,7 @@ def stack_env(redis_url: str) -> dict[str, str]:
     env = dict(os.environ)
     env.update(REDIS_URL=redis_url, BROKER_URL=redis_url, BOT_STALE_AFTER="2",
                BOT_LEASE_SECONDS="3", PYTHONPATH=str(ROOT), WEBHOOK_ALLOW="127.0.0.0/8",
-               ACCOUNTS_PER_MINUTE="1000", TOURNAMENTS_PER_MINUTE="1000")
+               ACCOUNTS_PER_MINUTE="1000", TOURNAMENTS_PER_MINUTE="1000", **UNLIMITED)
     return env
 
 

@@ -168,6 +168,8 @@ def explain_illegal(st: EvolutionState, seat: int, move: Move) -> str:
     if seat not in st.to_move():
         return f"seat {seat} owes no decision now"
     kind = move.get("type") if isinstance(move, dict) else None
+    if not isinstance(kind, str):  # checked first: a list or object here is unhashable
+        return "a move is an object whose 'type' is a string"
     if st.chain is not None:
         return (f"{text} is not an open choice: first decide how the food is handed out "
                 "(paired-trait order, Fat Tissue, which Scavenger; rule E-3.8)")
@@ -190,12 +192,13 @@ def explain_illegal(st: EvolutionState, seat: int, move: Move) -> str:
             return f"card {card} is not in your hand"
         if kind != "play_animal":
             trait = move.get("trait")
-            if trait not in faces(card):
+            if not isinstance(trait, str) or trait not in faces(card):
                 return f"card {card} ({card_label(card)}) has no trait {trait!r}"
             if (kind == "play_pair") != (trait in PAIRED):
                 return f"{trait} is {'a' if trait in PAIRED else 'not a'} paired trait"
             if kind == "play_trait":
-                a = st.animals.get(move.get("animal"))  # type: ignore[arg-type]
+                animal = move.get("animal")
+                a = st.animals.get(animal) if isinstance(animal, int) else None
                 if a is None:
                     return f"no animal {move.get('animal')}"
                 if trait == "parasite" and a.owner == seat:

@@ -209,6 +209,8 @@ def explain_illegal(st: NSState, seat: int, move: Move) -> str:
     if not isinstance(move, dict):
         return "a move is a JSON object with a type"
     kind = move.get("type")
+    if not isinstance(kind, str):  # a list or object here is unhashable: say so, no crash
+        return "a move's 'type' must be a string"
     phase_moves = {"food": {"food"}, "play": {"trait", "new_species", "grow", "done"},
                    "effects": {"effect"},
                    "feed": {"eat", "intelligence", "attack", "negate", "strike", "pass"}}

@@ -1,0 +1,77 @@
+"""Redis memory a match takes: new, and finished with its full log, per registered game.
+
+Creates ``--matches`` two-human matches of every game in a fresh redis-server (through the
+real service) and reads Redis's ``used_memory`` before and after; then plays ``--finished``
+of them to the end with random legal moves and measures again. ``MEMORY USAGE`` of one
+match's keys is printed beside the average.
+
+    python -m bench.bench_memory --matches 200 --finished 20
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import tempfile
+from pathlib import Path
+
+import redis
+
+from scripts.localredis import free_port, start_redis
+from shared.games import all_games
+from shared.service import MatchService
+from shared.store import MatchStore
+
+
+def key_bytes(client: redis.Redis, match_id: str) -> int:
+    return sum(int(client.memory_usage(key, samples=0) or 0)
+               for key in client.scan_iter(f"evo:m:{match_id}*"))
+
+
+def play_out(service: MatchService, match_id: str, rng: random.Random) -> int:
+    record, moves = service.load(match_id), 0
+    while record.status == "running":
+        seat = record.to_move[0]
+        move = rng.choice(service.legal_moves(record, seat))["id"]
+        service.submit_move(match_id, seat, record.version, move)
+        record, moves = service.load(match_id), moves + 1
+    return moves
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--matches", type=int, default=200)
+    parser.add_argument("--finished", type=int, default=20)
+    args = parser.parse_args()
+    rng = random.Random(1)
+    with tempfile.TemporaryDirectory() as tmp:
+        port = free_port()
+        process = start_redis(Path(tmp), port, appendonly=False)
+        try:
+            client = redis.Redis(port=port, decode_responses=True)
+            service = MatchService(MatchStore(client), lambda *_: None)
+            for game in all_games():
+                client.flushall()
+                base = int(client.info("memory")["used_memory"])
+                humans = [{"kind": "human"} for _ in range(game.min_players)]
+                ids = [service.create_match(game.id, {}, None, humans)[0].id
+                       for _ in range(args.matches)]
+                new = (int(client.info("memory")["used_memory"]) - base) / args.matches
+                one_new = key_bytes(client, ids[0])
+                moves = [play_out(service, match_id, rng) for match_id in ids[:args.finished]]
+                grown = int(client.info("memory")["used_memory"]) - base
+                finished = (grown - new * (args.matches - args.finished)) / args.finished
+                one_done = key_bytes(client, ids[0])
+                print(f"{game.id}: new match {new / 1024:.1f} KiB (MEMORY USAGE "
+                      f"{one_new / 1024:.1f} KiB); finished ({sum(moves) / len(moves):.0f} "
+                      f"moves on average) {finished / 1024:.1f} KiB (MEMORY USAGE "
+                      f"{one_done / 1024:.1f} KiB); {args.matches} created, "
+                      f"{args.finished} finished, {game.min_players} players")
+            client.close()
+        finally:
+            process.terminate()
+            process.wait(timeout=10)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,100 @@
+"""Rate limits and the bot-work cap (issue 18): 429 with Retry-After and problem+json, at
+the configured rates, per client address and per token, kept in Redis."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import pytest
+import redis
+from flask import Flask
+from flask.testing import FlaskClient
+
+from api import create_app
+from shared.config import Settings
+from tests.api.test_errors import TWO_HUMANS, assert_problem
+
+
+def limited_app(redis_url: str, **limits: int) -> Flask:
+    off = dict(matches_per_minute=0, joins_per_minute=0, moves_per_minute=0,
+               bot_seats_per_client=0)
+    return create_app(dataclasses.replace(Settings.from_env(), redis_url=redis_url,
+                                          broker_url=redis_url, **{**off, **limits}))
+
+
+def post(client: FlaskClient, path: str, body: dict[str, Any], address: str,
+         token: str | None = None) -> Any:
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    return client.post(path, json=body, headers=headers, environ_base={"REMOTE_ADDR": address})
+
+
+def assert_429(response: Any) -> None:
+    assert_problem(response, 429, mentions="a minute" if "bot seats" not in
+                   response.get_data(as_text=True) else "bot seats")
+    retry = int(response.headers["Retry-After"])
+    assert 1 <= retry <= 60 and response.get_json()["retry_after"] == retry
+
+
+@pytest.fixture(autouse=True)
+def clean(redis_client: redis.Redis) -> None:
+    """A fresh database: windows of earlier tests do not count here."""
+
+
+def test_match_creation_is_limited_per_address(redis_url: str) -> None:
+    client = limited_app(redis_url, matches_per_minute=5).test_client()
+    codes = [post(client, "/v1/matches", TWO_HUMANS, "192.0.2.1").status_code
+             for _ in range(7)]
+    assert codes == [201] * 5 + [429] * 2
+    assert_429(post(client, "/v1/matches", TWO_HUMANS, "192.0.2.1"))
+    assert post(client, "/v1/matches", TWO_HUMANS, "192.0.2.2").status_code == 201
+
+
+def test_joins_are_limited(redis_url: str) -> None:
+    client = limited_app(redis_url, joins_per_minute=2).test_client()
+    open_seats = {"game": "savanna", "seats": [{"kind": "human"}] + [{"kind": "open"}] * 3}
+    match = post(client, "/v1/matches", open_seats, "192.0.2.3").get_json()
+    codes = [post(client, f"/v1/matches/{match['id']}/join", {}, "192.0.2.4").status_code
+             for _ in range(3)]
+    assert codes == [201, 201, 429]
+
+
+def test_moves_are_limited_per_token_and_per_address(redis_url: str) -> None:
+    client = limited_app(redis_url, moves_per_minute=3).test_client()
+    match = post(client, "/v1/matches", TWO_HUMANS, "192.0.2.5").get_json()
+    url = f"/v1/matches/{match['id']}/moves"
+    token = match["tokens"][0]["token"]
+    # Four refused moves (stale version: a 409 each) from four addresses: the token's limit.
+    codes = [post(client, url, {"version": 99, "move_id": "x"}, f"192.0.2.{10 + i}",
+                  token).status_code for i in range(4)]
+    assert codes == [409, 409, 409, 429]
+    other = match["tokens"][1]["token"]
+    assert post(client, url, {"version": 99, "move_id": "x"}, "192.0.2.20",
+                other).status_code == 409
+    # The address's own limit holds across tokens.
+    codes = [post(client, url, {"version": 99, "move_id": "x"}, "192.0.2.20",
+                  other).status_code for _ in range(3)]
+    assert codes == [409, 409, 429]
+
+
+def test_bot_seats_in_live_matches_are_capped_per_address(redis_url: str) -> None:
+    client = limited_app(redis_url, bot_seats_per_client=4).test_client()
+    bots = {"game": "savanna", "seats": [{"kind": "human"}] + [
+        {"kind": "bot", "bot": {"kind": "random"}}] * 2}
+    assert post(client, "/v1/matches", bots, "192.0.2.30").status_code == 201
+    assert post(client, "/v1/matches", bots, "192.0.2.30").status_code == 201
+    refused = post(client, "/v1/matches", bots, "192.0.2.30")
+    assert_429(refused)
+    assert post(client, "/v1/matches", TWO_HUMANS, "192.0.2.30").status_code == 201
+    assert post(client, "/v1/matches", bots, "192.0.2.31").status_code == 201
+
+
+def test_an_ended_match_frees_its_bot_seats(redis_url: str) -> None:
+    app = limited_app(redis_url, bot_seats_per_client=2)
+    client = app.test_client()
+    bots = {"game": "savanna", "seats": [{"kind": "human"}] + [
+        {"kind": "bot", "bot": {"kind": "random"}}] * 2}
+    first = post(client, "/v1/matches", bots, "192.0.2.40").get_json()
+    assert post(client, "/v1/matches", bots, "192.0.2.40").status_code == 429
+    assert app.extensions["evo.service"].abort(first["id"], "test over")
+    assert post(client, "/v1/matches", bots, "192.0.2.40").status_code == 201

@@ -1,0 +1,33 @@
+"""Bodies of unknown length (chunked) over the real gunicorn: the limit holds (issue 18)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+import requests
+
+from shared.config import Settings
+
+LIMIT = Settings.from_env().max_body_bytes
+TWO_HUMANS = {"game": "savanna", "seats": [{"kind": "human"}, {"kind": "human"}]}
+
+
+def chunked(*parts: bytes) -> Iterator[bytes]:
+    yield from parts  # requests sends a generator body with Transfer-Encoding: chunked
+
+
+def test_a_chunked_body_over_the_limit_is_413(api_url: str) -> None:
+    body = chunked(b'{"game": "savanna", "padding": "', b"x" * LIMIT, b'"}')
+    response = requests.post(f"{api_url}/v1/matches", data=body, timeout=30,
+                             headers={"Content-Type": "application/json"})
+    assert response.status_code == 413, response.text
+    assert response.headers["Content-Type"] == "application/problem+json"
+    assert str(LIMIT) in response.json()["detail"]
+
+
+def test_a_small_chunked_body_is_read_whole(api_url: str) -> None:
+    text = json.dumps(TWO_HUMANS).encode()
+    response = requests.post(f"{api_url}/v1/matches", data=chunked(text[:7], text[7:]),
+                             timeout=30, headers={"Content-Type": "application/json"})
+    assert response.status_code == 201, response.text

@@ -1,0 +1,105 @@
+"""Expiry (issue 18): ended matches' keys expire on schedule, stalled matches expire, the
+short-lived keys carry TTLs, and memory stays flat over many created and finished matches."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import redis
+
+from shared.service import MatchService
+from shared.store import MatchStore
+from tests.shared.test_seeds import play_out
+from worker import turns
+
+HUMANS = [{"kind": "human"}, {"kind": "human"}]
+
+
+def service_with_ttl(client: redis.Redis, ttl: int) -> MatchService:
+    return MatchService(MatchStore(client, ended_ttl=ttl), lambda *_: None, idempotency_ttl=60)
+
+
+def match_keys(client: redis.Redis, match_id: str) -> list[str]:
+    return sorted(client.scan_iter(f"evo:m:{match_id}*"))
+
+
+def wait_gone(client: redis.Redis, match_id: str, timeout: float = 6.0) -> bool:
+    """Whether the match's own keys (state, log, tokens) go within ``timeout`` seconds
+    (an Idempotency-Key's answer keeps its own TTL)."""
+    deadline = time.monotonic() + timeout
+    while [k for k in match_keys(client, match_id) if ":idem:" not in k]:
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.1)
+    return True
+
+
+def test_a_finished_match_expires_after_its_ttl(redis_client: redis.Redis) -> None:
+    service = service_with_ttl(redis_client, 2)
+    record, tokens = service.create_match("savanna", {}, None, HUMANS)
+    first = service.legal_moves(record, 0)[0]["id"]
+    service.submit_move(record.id, 0, record.version, first, idempotency_key="k1")
+    idem = [k for k in match_keys(redis_client, record.id) if ":idem:" in k]
+    assert idem and 0 < redis_client.ttl(idem[0]) <= 60
+    for key in (f"evo:m:{record.id}", f"evo:m:{record.id}:tok", f"evo:m:{record.id}:log"):
+        assert redis_client.ttl(key) == -1  # a running match is kept
+    play_out(service, record.id, tokens, random.Random(5))
+    assert service.load(record.id).status == "finished"
+    for key in (f"evo:m:{record.id}", f"evo:m:{record.id}:tok", f"evo:m:{record.id}:log"):
+        assert 0 < redis_client.ttl(key) <= 2
+    assert wait_gone(redis_client, record.id)
+    assert redis_client.zscore("evo:active", record.id) is None
+
+
+def test_bot_leases_carry_a_ttl(redis_client: redis.Redis) -> None:
+    store = MatchStore(redis_client)
+    assert store.claim_bot_turn("0123456789abcdef", 0, 3, ttl=5)
+    ttl = redis_client.pttl("evo:m:0123456789abcdef:lease:0:3")
+    assert 0 < ttl <= 5000
+
+
+def test_a_stalled_match_is_expired_by_the_sweep(redis_client: redis.Redis) -> None:
+    service = service_with_ttl(redis_client, 2)
+    stalled, _ = service.create_match("savanna", {}, None, HUMANS)
+    turns.sweep(service, stale_after=0, stalled_after=3600)
+    assert service.load(stalled.id).status == "running"  # an hour has not passed
+    time.sleep(0.05)
+    turns.sweep(service, stale_after=0, stalled_after=0.01)
+    ended = service.load(stalled.id)
+    assert ended.status == "expired"
+    assert service.events(ended, None)[-1]["events"][0]["type"] == "expired"
+    assert wait_gone(redis_client, stalled.id)
+
+
+def test_an_abandoned_waiting_match_expires_and_goes(redis_client: redis.Redis) -> None:
+    service = service_with_ttl(redis_client, 1)
+    record, _ = service.create_match("savanna", {}, None, [{"kind": "human"},
+                                                           {"kind": "open"}])
+    assert service.expire(record.id, time.time() + 1)
+    assert wait_gone(redis_client, record.id)
+
+
+def used_memory(client: redis.Redis) -> int:
+    return int(client.info("memory")["used_memory"])
+
+
+def test_memory_stays_flat_over_created_and_finished_matches(redis_client: redis.Redis
+                                                             ) -> None:
+    service = service_with_ttl(redis_client, 1)
+    rng = random.Random(9)
+    after_round = []
+    for _ in range(3):
+        ids = []
+        for index in range(30):
+            record, tokens = service.create_match("savanna", {}, None, HUMANS)
+            if index % 15 == 0:
+                play_out(service, record.id, tokens, rng)  # finished with a full log
+            else:
+                service.abort(record.id, "test")
+            ids.append(record.id)
+        for match_id in ids:
+            assert wait_gone(redis_client, match_id)
+        after_round.append(used_memory(redis_client))
+    # Once the first round's allocations are warm, memory does not grow with more rounds.
+    assert max(after_round[1:]) <= after_round[0] + 256 * 1024, after_round
