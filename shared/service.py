@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import logging
 import random
 import secrets
 import time
@@ -31,7 +32,11 @@ from shared.moves import move_shape_problem
 from shared.protocol import Game, IllegalMove, NotYourTurn, State
 from shared.store import ENDED, MatchRecord, MatchStore, hash_secret
 
+log = logging.getLogger(__name__)
 Enqueue = Callable[[str, int, int], None]
+#: How long a turn counts as queued without a worker starting it: the broker's visibility
+#: timeout (after which it redelivers a message a dead worker held) plus a margin.
+QUEUED_TTL = 330.0
 OnFinish = Callable[[str], None]
 
 
@@ -447,13 +452,25 @@ class MatchService:
         return due[:1] if record.tournament else due
 
     def enqueue_bot_turns(self, record: MatchRecord) -> None:
+        """Send the bot turns due after a committed write. A failure to send is logged, not
+        raised: the write stands, and the sweep re-enqueues a turn that has no queued mark."""
         for seat in self.bot_seats_due(record):
-            self.enqueue_turn(record, seat)
+            try:
+                self.enqueue_turn(record, seat)
+            except Exception as exc:  # the broker is down or full; the sweep recovers it
+                log.warning("could not enqueue match %s seat %s v%s: %s", record.id, seat,
+                            record.version, exc)
 
     def enqueue_turn(self, record: MatchRecord, seat: int) -> None:
-        """Send a bot turn to its queue: a tournament's go behind people's matches."""
+        """Send a bot turn to its queue (a tournament's go behind people's matches), marked
+        queued first so the sweep leaves it alone while it waits."""
         send = self.background if record.tournament else self.enqueue
-        send(record.id, seat, record.version)
+        self.store.mark_turn_queued(record.id, seat, record.version, QUEUED_TTL)
+        try:
+            send(record.id, seat, record.version)
+        except Exception:
+            self.store.unmark_turn_queued(record.id, seat, record.version)
+            raise
 
 
 def redact(entry: dict[str, Any], seat: int | None) -> dict[str, Any]:
