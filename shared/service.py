@@ -298,10 +298,30 @@ class MatchService:
         ``timeout`` (why) marks a fallback move played for a seat that did not answer.
         """
         fingerprint = hash_secret(json.dumps([seat, expected_version, move], sort_keys=True))
-        if idempotency_key is not None:
+        if idempotency_key is None:
+            return self._apply_move(match_id, seat, expected_version, move, None, bot, timeout)
+        earlier = self._earlier_answer(match_id, idempotency_key, fingerprint)
+        if earlier is not None:
+            return earlier
+        try:
+            return self._apply_move(match_id, seat, expected_version, move,
+                                    (idempotency_key, fingerprint), bot, timeout)
+        except (Conflict, Unprocessable):
+            # A concurrent copy of this request may have won in the meantime: its answer is
+            # stored in the same atomic step as its move, so once it is refused as stale (or
+            # as no longer legal) the copy's answer is already there. Never "stale" for a
+            # move that was applied.
             earlier = self._earlier_answer(match_id, idempotency_key, fingerprint)
             if earlier is not None:
                 return earlier
+            raise
+
+    def _apply_move(self, match_id: str, seat: int, expected_version: int,
+                    move: dict[str, Any] | str, idempotency: tuple[str, str] | None,
+                    bot: dict[str, Any] | None, timeout: dict[str, Any] | None
+                    ) -> dict[str, Any]:
+        """Validate and commit one move; ``idempotency`` (key, fingerprint) stores its answer
+        with it."""
         record = self.load(match_id)
         if record.status == "waiting":
             raise Conflict("the match is waiting for its open seats to be joined",
@@ -339,14 +359,10 @@ class MatchService:
                   "to_move": record.to_move, "move": canonical, "label": label,
                   "events": redact(entry, seat)["events"]}
         idem = None
-        if idempotency_key is not None:
-            idem = (idempotency_key, {"fingerprint": fingerprint, "answer": answer},
-                    self.idempotency_ttl)
+        if idempotency is not None:
+            key, fingerprint = idempotency
+            idem = (key, {"fingerprint": fingerprint, "answer": answer}, self.idempotency_ttl)
         if not self.store.commit(record, expected_version, [entry], idempotency=idem):
-            if idempotency_key is not None:
-                earlier = self._earlier_answer(match_id, idempotency_key, fingerprint)
-                if earlier is not None:
-                    return earlier
             raise Conflict("another move was accepted first; read the match again",
                            version=self.store.version(match_id))
         self.enqueue_bot_turns(record)
