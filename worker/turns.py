@@ -6,6 +6,7 @@ import json
 import logging
 import time
 
+from shared import stats
 from shared.bot_catalogue import budget_of_bot
 from shared.errors import ServiceError
 from shared.games import get_game
@@ -66,6 +67,7 @@ def play_bot_turn(service: MatchService, match_id: str, seat: int, version: int,
         move = rng.choice(state.legal_moves(seat))
         note["fallback"] = True
     note["think_seconds"] = round(time.monotonic() - started, 4)
+    stats.observe_search(service.store.redis, note["think_seconds"])
     return _submit(service, match_id, seat, question, move, note, lease)
 
 
@@ -94,6 +96,7 @@ def _submit(service: MatchService, match_id: str, seat: int, question: carryover
                 service.enqueue_turn(record, seat)
             log.info("bot move dropped in match %s seat %s: %s", match_id, seat, exc.detail)
             return "conflict"
+        stats.count(service.store.redis, "bot_moves")
         log.info("bot %s played in match %s seat %s v%s after %.3fs", note["kind"], match_id,
                  seat, version, note["think_seconds"])
         return "played"
