@@ -25,13 +25,13 @@ def main() -> int:
     var.mkdir(parents=True, exist_ok=True)
     children: list[Child] = []
     if "REDIS_URL" not in env:
-        port = int(env.get("REDIS_PORT", 6379))
+        redis_port = int(env.get("REDIS_PORT", 6379))
         maxmemory = env.get("REDIS_MAXMEMORY", "512mb")
-        print(f"starting redis-server on 127.0.0.1:{port} (data in {var / 'redis'}, AOF on, "
-              f"maxmemory {maxmemory}, noeviction)")
+        print(f"starting redis-server on 127.0.0.1:{redis_port} (data in {var / 'redis'}, "
+              f"AOF on, maxmemory {maxmemory}, noeviction)")
         children.append(Child("redis", lambda: start_redis(
-            var / "redis", port, quiet=False, maxmemory=maxmemory, own_session=True)))
-        env["REDIS_URL"] = f"redis://127.0.0.1:{port}/0"
+            var / "redis", redis_port, quiet=False, maxmemory=maxmemory, own_session=True)))
+        env["REDIS_URL"] = f"redis://127.0.0.1:{redis_port}/0"
     port = env.get("PORT", "8000")
     concurrency = int(env.get("WORKER_CONCURRENCY", 2))
     children.append(Child("api", lambda: start_api(env, f"0.0.0.0:{port}", own_session=True)))
