@@ -154,9 +154,12 @@ class MatchStore:
         self._create = client.register_script(_CREATE)
 
     @classmethod
-    def from_url(cls, url: str, ended_ttl: int = 0) -> MatchStore:
-        return cls(redis.Redis.from_url(url, decode_responses=True, health_check_interval=30),
-                   ended_ttl)
+    def from_url(cls, url: str, ended_ttl: int = 0, max_connections: int = 5000
+                 ) -> MatchStore:
+        # Each long-poll or event stream holds a subscribed connection while it waits, so the
+        # pool must outgrow redis-py's default of 100 (Redis itself allows 10,000 clients).
+        return cls(redis.Redis.from_url(url, decode_responses=True, health_check_interval=30,
+                                        max_connections=max_connections), ended_ttl)
 
     # -- keys -------------------------------------------------------------------------------
     @staticmethod
