@@ -1,10 +1,25 @@
-"""Gunicorn settings: threaded workers so long-polls and event streams don't block others."""
+"""Gunicorn settings: gevent workers, so a long-poll, an event stream or a slow client costs a
+greenlet, not a thread: a thousand watchers or half-sent requests cannot starve a move."""
 
 import os
 
 workers = int(os.environ.get("WEB_CONCURRENCY", 2))
-worker_class = "gthread"
-threads = int(os.environ.get("GUNICORN_THREADS", 32))
-timeout = 120  # an SSE stream may idle between keep-alives; gthread keeps the worker alive
+worker_class = "gevent"  # gunicorn patches the standard library (sockets, select) at start
+worker_connections = int(os.environ.get("GUNICORN_CONNECTIONS", 4000))  # per worker
+timeout = 30  # the arbiter's heartbeat; greenlets keep it beating while streams idle
+keepalive = 5
 graceful_timeout = 10
 accesslog = "-"
+
+# Prometheus counters of every worker process, added up at scrape time (api/metrics.py): a
+# fresh directory per server start, and a dead worker's live gauges dropped.
+if "PROMETHEUS_MULTIPROC_DIR" not in os.environ:
+    import tempfile
+
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="evo-metrics-")
+
+
+def child_exit(server: object, worker: object) -> None:
+    from prometheus_client import multiprocess
+
+    multiprocess.mark_process_dead(worker.pid)  # type: ignore[attr-defined]

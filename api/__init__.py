@@ -19,9 +19,10 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.extensions["evo.accounts"] = built.accounts
     app.extensions["evo.tournaments"] = built.tournaments
 
-    from api import accounts, docs, errors, games, guards, health, matches, tournaments
+    from api import accounts, docs, errors, games, guards, health, matches, metrics, tournaments
 
     errors.register(app)
+    metrics.register(app)
     guards.register(app)
     for module in (health, docs, games, matches, accounts, tournaments):
         app.register_blueprint(module.bp)

@@ -8,7 +8,9 @@ from typing import Any
 
 from flask import Flask, Response, json
 from marshmallow import ValidationError
-from redis.exceptions import RedisError
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import OutOfMemoryError, RedisError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 from werkzeug.exceptions import HTTPException
 
 from shared.errors import ServiceError
@@ -21,7 +23,9 @@ PROBLEM = "application/problem+json"
 TITLES = {400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found",
           405: "Method Not Allowed", 409: "Conflict", 413: "Content Too Large",
           422: "Unprocessable Content", 429: "Too Many Requests", 500: "Internal Server Error",
-          503: "Service Unavailable"}
+          503: "Service Unavailable", 507: "Insufficient Storage"}
+#: Seconds a client should wait before retrying when the store is full or unreachable.
+RETRY_FULL, RETRY_UNREACHABLE = 30, 5
 
 
 def problem(status: int, detail: str, **extra: Any) -> Response:
@@ -54,13 +58,37 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(RedisError)
     def redis_error(exc: RedisError) -> Response:
-        log.error("redis unavailable: %s", exc)
-        return problem(503, "the match store is unreachable; retry later")
+        """Told apart: a full store (507), an unreachable one, any other store failure
+        (503); each with a Retry-After. Nothing was written: every write is one atomic step."""
+        kind, status, retry, detail = store_failure(exc)
+        log.error("match store error (%s): %s", kind, exc)
+        count_store_error(app, kind)
+        response = problem(status, detail)
+        response.headers["Retry-After"] = str(retry)
+        return response
 
     @app.errorhandler(Exception)
     def unexpected(exc: Exception) -> Response:  # never a stack trace to the client
         log.exception("unhandled error")
         return problem(500, "an unexpected error occurred; it has been logged")
+
+
+def store_failure(exc: RedisError) -> tuple[str, int, int, str]:
+    """(kind, status, Retry-After seconds, detail) for a Redis error."""
+    if isinstance(exc, OutOfMemoryError) or "OOM command not allowed" in str(exc):
+        return ("out_of_memory", 507, RETRY_FULL, "the match store is out of memory: it "
+                "accepts no writes until space is freed; nothing was changed; retry later")
+    if isinstance(exc, RedisConnectionError | RedisTimeoutError):
+        return ("unreachable", 503, RETRY_UNREACHABLE,
+                "the match store is unreachable; nothing was changed; retry later")
+    return ("error", 503, RETRY_UNREACHABLE,
+            "the match store failed the request; nothing was changed; retry later")
+
+
+def count_store_error(app: Flask, kind: str) -> None:
+    counter = app.extensions.get("evo.store_errors")
+    if counter is not None:
+        counter.labels(kind=kind).inc()
 
 
 def _summary(messages: Any, prefix: str = "") -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from flask import Blueprint, Response, request
+from flask import Blueprint, Response, current_app, request
 
 from api import sse
 from api.context import (
@@ -87,7 +87,9 @@ def submit_move(match_id: str) -> dict[str, Any]:
         raise Unprocessable(f"Idempotency-Key must be 1-{_IDEMPOTENCY_KEY_MAX} printable "
                             "characters")
     move = body["move"] if "move" in body else body["move_id"]
-    return service().submit_move(match_id, seat, body["version"], move, key)
+    answer = service().submit_move(match_id, seat, body["version"], move, key)
+    current_app.extensions["evo.moves_accepted"].inc()
+    return answer
 
 
 @bp.get("/<match_id>/events")

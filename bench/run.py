@@ -2,7 +2,8 @@
 
 Engine random-play rates (one core), ISMCTS simulation rates against playout rates, the
 queue overhead of a bot reply, the searches of a bot-only draft through the real service and
-tournament throughput (one and two workers) with the reply latency while a tournament runs.
+tournament throughput (one and two workers) with the reply latency while a tournament runs,
+and the API under load against a bare Flask+Redis baseline.
 Bot strength is slow and has its own target (``make bench-strength``).
 """
 
@@ -21,6 +22,7 @@ BENCHES = [
     ["bench.bench_draft", "--matches", "3", "--simulations", "300", "--concurrency", "4"],
     ["bench.bench_tournament", "--random-rounds", "4", "--easy-rounds", "1"],
     ["bench.bench_memory", "--matches", "200", "--finished", "20"],
+    ["bench.bench_load", "--seconds", "10"],
 ]
 
 

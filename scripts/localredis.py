@@ -26,20 +26,22 @@ def free_port() -> int:
 
 
 def start_redis(data_dir: Path, port: int, appendonly: bool = True,
-                quiet: bool = True, maxmemory: str | None = None) -> subprocess.Popen[bytes]:
+                quiet: bool = True, maxmemory: str | None = None, own_session: bool = False,
+                extra: tuple[str, ...] = ()) -> subprocess.Popen[bytes]:
     """Start redis-server on 127.0.0.1:``port`` with its files in ``data_dir``; wait for it.
 
     ``maxmemory`` (e.g. ``"512mb"``) caps its memory with the ``noeviction`` policy: when
-    full, writes fail (the API answers them as unavailable) and nothing is silently dropped.
+    full, writes fail (the API answers them as out of memory) and nothing is silently dropped.
+    ``own_session`` starts it in a process group of its own (``make run``'s supervisor).
     """
     data_dir.mkdir(parents=True, exist_ok=True)
     args = [redis_executable(), "--port", str(port), "--bind", "127.0.0.1",
             "--dir", str(data_dir), "--appendonly", "yes" if appendonly else "no",
-            "--save", "", "--daemonize", "no", "--protected-mode", "yes"]
+            "--save", "", "--daemonize", "no", "--protected-mode", "yes", *extra]
     if maxmemory:
         args += ["--maxmemory", maxmemory, "--maxmemory-policy", "noeviction"]
     out = subprocess.DEVNULL if quiet else None
-    process = subprocess.Popen(args, stdout=out, stderr=out)
+    process = subprocess.Popen(args, stdout=out, stderr=out, start_new_session=own_session)
     deadline = time.monotonic() + 15
     while time.monotonic() < deadline:
         if process.poll() is not None:

@@ -1,68 +1,53 @@
-"""``make run``: start Redis (unless ``REDIS_URL`` is set), the API under gunicorn and two Celery
-workers on this machine: one for people's matches (with the beat of the sweeps), one for
-tournaments, so a person's game never waits behind a tournament. Ctrl-C stops them all."""
+"""``make run``: start Redis (unless ``REDIS_URL`` is set), the API under gunicorn, the Celery
+workers of people's matches (``BOT_WORKERS``, default 1) and of tournaments, and Celery beat
+as its own process (exactly one scheduler of the sweeps however many workers run), all under
+a supervisor that restarts whatever dies, with back-off. Ctrl-C stops them all.
+
+``EVO_VAR`` moves the data directory (default ``var/``); the supervisor keeps the children's
+pids in ``$EVO_VAR/supervisor.json``.
+"""
 
 from __future__ import annotations
 
 import os
-import signal
-import subprocess
 import sys
-import time
+from pathlib import Path
 
 from scripts.localredis import start_redis
-from scripts.stack import ROOT, start_api, start_worker
+from scripts.stack import ROOT, start_api, start_beat, start_worker
+from scripts.supervise import Child, Supervisor
 from shared.queue import TOURNAMENT_QUEUE
-
-VAR = ROOT / "var"
 
 
 def main() -> int:
     env = dict(os.environ)
-    processes: list[tuple[str, subprocess.Popen[bytes]]] = []
+    var = Path(env.get("EVO_VAR", ROOT / "var"))
+    var.mkdir(parents=True, exist_ok=True)
+    children: list[Child] = []
     if "REDIS_URL" not in env:
-        port = int(env.get("REDIS_PORT", 6379))
+        redis_port = int(env.get("REDIS_PORT", 6379))
         maxmemory = env.get("REDIS_MAXMEMORY", "512mb")
-        print(f"starting redis-server on 127.0.0.1:{port} (data in {VAR / 'redis'}, AOF on, "
-              f"maxmemory {maxmemory}, noeviction)")
-        processes.append(("redis", start_redis(VAR / "redis", port, quiet=False,
-                                               maxmemory=maxmemory)))
-        env["REDIS_URL"] = f"redis://127.0.0.1:{port}/0"
+        print(f"starting redis-server on 127.0.0.1:{redis_port} (data in {var / 'redis'}, "
+              f"AOF on, maxmemory {maxmemory}, noeviction)")
+        children.append(Child("redis", lambda: start_redis(
+            var / "redis", redis_port, quiet=False, maxmemory=maxmemory, own_session=True)))
+        env["REDIS_URL"] = f"redis://127.0.0.1:{redis_port}/0"
     port = env.get("PORT", "8000")
-    processes.append(("api", start_api(env, f"0.0.0.0:{port}")))
-    VAR.mkdir(exist_ok=True)
     concurrency = int(env.get("WORKER_CONCURRENCY", 2))
-    processes.append(("worker", start_worker(env, VAR / "celerybeat-schedule",
-                                             concurrency=concurrency)))
-    processes.append(("tournament worker", start_worker(
+    children.append(Child("api", lambda: start_api(env, f"0.0.0.0:{port}", own_session=True)))
+    for index in range(int(env.get("BOT_WORKERS", 1))):
+        children.append(Child(f"worker-{index}", lambda: start_worker(
+            env, None, concurrency=concurrency, own_session=True)))
+    children.append(Child("tournament worker", lambda: start_worker(
         env, None, concurrency=int(env.get("TOURNAMENT_CONCURRENCY", concurrency)),
-        queue=TOURNAMENT_QUEUE)))
+        queue=TOURNAMENT_QUEUE, own_session=True)))
+    children.append(Child("beat", lambda: start_beat(env, var / "celerybeat-schedule",
+                                                     own_session=True)))
+    supervisor = Supervisor(children, var / "supervisor.json")
+    supervisor.start()
     print(f"Evo Arena: API on http://127.0.0.1:{port} (docs at /docs); Ctrl-C stops it.")
-
-    stopping = False
-
-    def stop(*_: object) -> None:
-        nonlocal stopping
-        stopping = True
-
-    signal.signal(signal.SIGINT, stop)
-    signal.signal(signal.SIGTERM, stop)
-    while not stopping:
-        if any(p.poll() is not None for _, p in processes):
-            dead = [name for name, p in processes if p.poll() is not None]
-            print(f"{', '.join(dead)} exited; stopping the rest", file=sys.stderr)
-            break
-        time.sleep(0.5)
-    # Stop in reverse order (worker and API before Redis) so nothing writes to a dead store.
-    for name, process in reversed(processes):
-        if process.poll() is None:
-            process.send_signal(signal.SIGTERM)
-            try:
-                process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                print(f"{name} did not stop in 20 s; killing it", file=sys.stderr)
-                process.kill()
-    return 0 if stopping else 1
+    supervisor.run()
+    return 0
 
 
 if __name__ == "__main__":

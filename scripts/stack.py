@@ -24,12 +24,25 @@ BIN = Path(sys.executable).parent
 
 
 def start_api(env: dict[str, str], bind: str, out: IO[bytes] | None = None,
-              workers: int | None = None) -> subprocess.Popen[bytes]:
+              workers: int | None = None, own_session: bool = False
+              ) -> subprocess.Popen[bytes]:
     args = [str(BIN / "gunicorn"), "--config", str(ROOT / "gunicorn.conf.py"), "--bind", bind]
     if workers is not None:
         args += ["--workers", str(workers)]
     return subprocess.Popen([*args, "api.wsgi:app"], cwd=ROOT, env=env, stdout=out,
-                            stderr=subprocess.STDOUT if out else None)
+                            stderr=subprocess.STDOUT if out else None,
+                            start_new_session=own_session)
+
+
+def start_beat(env: dict[str, str], schedule: Path, out: IO[bytes] | None = None,
+               own_session: bool = False) -> subprocess.Popen[bytes]:
+    """Celery beat on its own: the one scheduler of the periodic sweeps, however many workers
+    run (a worker embedding it with ``--beat`` would multiply the sweeps)."""
+    args = [str(BIN / "celery"), "-A", "worker.celery_app", "beat", "--schedule", str(schedule),
+            "--loglevel", "info"]
+    return subprocess.Popen(args, cwd=ROOT, env=env, stdout=out,
+                            stderr=subprocess.STDOUT if out else None,
+                            start_new_session=own_session)
 
 
 def start_worker(env: dict[str, str], schedule: Path | None, out: IO[bytes] | None = None,
@@ -86,12 +99,13 @@ def local_stack(tmp: Path, **env: str) -> Iterator[LocalStack]:
                        **{**UNLIMITED, **env})
     with open(tmp / "stack.log", "wb") as log:
         api = start_api(environment, f"127.0.0.1:{api_port}", log)
-        worker = start_worker(environment, tmp / "beat", log)
+        worker = start_worker(environment, None, log)
+        beat = start_beat(environment, tmp / "beat", log)
         base = f"http://127.0.0.1:{api_port}"
         try:
             wait_healthy(base, api)
             yield LocalStack(base, environment, log)
         finally:
-            for process in (worker, api, redis):
+            for process in (beat, worker, api, redis):
                 process.terminate()
                 process.wait(timeout=30)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import logging
 import random
 import secrets
 import time
@@ -31,7 +32,11 @@ from shared.moves import move_shape_problem
 from shared.protocol import Game, IllegalMove, NotYourTurn, State
 from shared.store import ENDED, MatchRecord, MatchStore, hash_secret
 
+log = logging.getLogger(__name__)
 Enqueue = Callable[[str, int, int], None]
+#: How long a turn counts as queued without a worker starting it: the broker's visibility
+#: timeout (after which it redelivers a message a dead worker held) plus a margin.
+QUEUED_TTL = 330.0
 OnFinish = Callable[[str], None]
 
 
@@ -293,10 +298,30 @@ class MatchService:
         ``timeout`` (why) marks a fallback move played for a seat that did not answer.
         """
         fingerprint = hash_secret(json.dumps([seat, expected_version, move], sort_keys=True))
-        if idempotency_key is not None:
+        if idempotency_key is None:
+            return self._apply_move(match_id, seat, expected_version, move, None, bot, timeout)
+        earlier = self._earlier_answer(match_id, idempotency_key, fingerprint)
+        if earlier is not None:
+            return earlier
+        try:
+            return self._apply_move(match_id, seat, expected_version, move,
+                                    (idempotency_key, fingerprint), bot, timeout)
+        except (Conflict, Unprocessable):
+            # A concurrent copy of this request may have won in the meantime: its answer is
+            # stored in the same atomic step as its move, so once it is refused as stale (or
+            # as no longer legal) the copy's answer is already there. Never "stale" for a
+            # move that was applied.
             earlier = self._earlier_answer(match_id, idempotency_key, fingerprint)
             if earlier is not None:
                 return earlier
+            raise
+
+    def _apply_move(self, match_id: str, seat: int, expected_version: int,
+                    move: dict[str, Any] | str, idempotency: tuple[str, str] | None,
+                    bot: dict[str, Any] | None, timeout: dict[str, Any] | None
+                    ) -> dict[str, Any]:
+        """Validate and commit one move; ``idempotency`` (key, fingerprint) stores its answer
+        with it."""
         record = self.load(match_id)
         if record.status == "waiting":
             raise Conflict("the match is waiting for its open seats to be joined",
@@ -334,14 +359,10 @@ class MatchService:
                   "to_move": record.to_move, "move": canonical, "label": label,
                   "events": redact(entry, seat)["events"]}
         idem = None
-        if idempotency_key is not None:
-            idem = (idempotency_key, {"fingerprint": fingerprint, "answer": answer},
-                    self.idempotency_ttl)
+        if idempotency is not None:
+            key, fingerprint = idempotency
+            idem = (key, {"fingerprint": fingerprint, "answer": answer}, self.idempotency_ttl)
         if not self.store.commit(record, expected_version, [entry], idempotency=idem):
-            if idempotency_key is not None:
-                earlier = self._earlier_answer(match_id, idempotency_key, fingerprint)
-                if earlier is not None:
-                    return earlier
             raise Conflict("another move was accepted first; read the match again",
                            version=self.store.version(match_id))
         self.enqueue_bot_turns(record)
@@ -447,13 +468,25 @@ class MatchService:
         return due[:1] if record.tournament else due
 
     def enqueue_bot_turns(self, record: MatchRecord) -> None:
+        """Send the bot turns due after a committed write. A failure to send is logged, not
+        raised: the write stands, and the sweep re-enqueues a turn that has no queued mark."""
         for seat in self.bot_seats_due(record):
-            self.enqueue_turn(record, seat)
+            try:
+                self.enqueue_turn(record, seat)
+            except Exception as exc:  # the broker is down or full; the sweep recovers it
+                log.warning("could not enqueue match %s seat %s v%s: %s", record.id, seat,
+                            record.version, exc)
 
     def enqueue_turn(self, record: MatchRecord, seat: int) -> None:
-        """Send a bot turn to its queue: a tournament's go behind people's matches."""
+        """Send a bot turn to its queue (a tournament's go behind people's matches), marked
+        queued first so the sweep leaves it alone while it waits."""
         send = self.background if record.tournament else self.enqueue
-        send(record.id, seat, record.version)
+        self.store.mark_turn_queued(record.id, seat, record.version, QUEUED_TTL)
+        try:
+            send(record.id, seat, record.version)
+        except Exception:
+            self.store.unmark_turn_queued(record.id, seat, record.version)
+            raise
 
 
 def redact(entry: dict[str, Any], seat: int | None) -> dict[str, Any]:

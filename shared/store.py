@@ -9,6 +9,9 @@ Key space of one match (prefix ``evo:m:{id}``):
 * ``evo:m:{id}:lease:{seat}:{version}`` string — a bot task's claim on a turn (TTL); its
   value says what the search was asked (``worker.carryover``), so a newer task can defer;
 * an ended match's own three keys expire ``ended_ttl`` seconds after it ends (``ENDED_TTL``);
+* ``evo:m:{id}:queued:{seat}:{version}`` string — a bot turn's task is in the queue (set
+  before it is sent, removed when a worker starts it; the lease then says it is running), so
+  the sweep re-enqueues only a turn whose task is lost, however long the queue;
 * ``evo:active`` sorted set — running matches by last update time (the bot sweep reads it);
 * ``evo:deadlines`` sorted set — matches with a move deadline by the earliest time a seat's
   deadline passes; ``evo:waiting`` sorted set — waiting matches by creation time (both are
@@ -151,9 +154,12 @@ class MatchStore:
         self._create = client.register_script(_CREATE)
 
     @classmethod
-    def from_url(cls, url: str, ended_ttl: int = 0) -> MatchStore:
-        return cls(redis.Redis.from_url(url, decode_responses=True, health_check_interval=30),
-                   ended_ttl)
+    def from_url(cls, url: str, ended_ttl: int = 0, max_connections: int = 5000
+                 ) -> MatchStore:
+        # Each long-poll or event stream holds a subscribed connection while it waits, so the
+        # pool must outgrow redis-py's default of 100 (Redis itself allows 10,000 clients).
+        return cls(redis.Redis.from_url(url, decode_responses=True, health_check_interval=30,
+                                        max_connections=max_connections), ended_ttl)
 
     # -- keys -------------------------------------------------------------------------------
     @staticmethod
@@ -302,6 +308,18 @@ class MatchStore:
             return {}
         notes = self.redis.mget([self._key(match_id, f":lease:{seat}:{v}") for v in versions])
         return {v: str(note) for v, note in zip(versions, notes, strict=True) if note is not None}
+
+    def mark_turn_queued(self, match_id: str, seat: int, version: int, ttl: float) -> None:
+        """Note that a task for this turn is being sent (``ttl``: the broker's redelivery
+        bound, after which a message that still exists would have come back anyway)."""
+        self.redis.set(self._key(match_id, f":queued:{seat}:{version}"), "1",
+                       px=int(ttl * 1000))
+
+    def unmark_turn_queued(self, match_id: str, seat: int, version: int) -> None:
+        self.redis.delete(self._key(match_id, f":queued:{seat}:{version}"))
+
+    def turn_queued(self, match_id: str, seat: int, version: int) -> bool:
+        return bool(self.redis.exists(self._key(match_id, f":queued:{seat}:{version}")))
 
     def bot_turn_claimed(self, match_id: str, seat: int, version: int) -> bool:
         return bool(self.redis.exists(self._key(match_id, f":lease:{seat}:{version}")))

@@ -24,7 +24,8 @@ def test_compose_file_matches_the_compose_spec() -> None:
 
 def test_compose_services_and_health_checks() -> None:
     services = COMPOSE["services"]
-    assert set(services) == {"redis", "api", "worker", "tournament-worker"}
+    assert set(services) == {"redis", "api", "worker", "tournament-worker", "beat"}
+    assert all(service["restart"] == "unless-stopped" for service in services.values())
     assert all("healthcheck" in service for service in services.values())
     assert "--appendonly" in services["redis"]["command"]
     assert services["redis"]["command"][services["redis"]["command"].index("--appendonly") + 1] \
@@ -35,7 +36,10 @@ def test_compose_services_and_health_checks() -> None:
         command = services[name]["command"]
         assert command[:3] == ["celery", "-A", "worker.celery_app"]
         assert command[command.index("--queues") + 1] == queue
-        assert ("--beat" in command) == (queue == "bots")  # one beat sends the sweeps
+        assert "--beat" not in command  # a worker never embeds the scheduler
+    # Exactly one beat, as its own service: scaling the workers never multiplies the sweeps.
+    assert services["beat"]["command"][:4] == ["celery", "-A", "worker.celery_app", "beat"]
+    assert services["beat"]["deploy"]["replicas"] == 1
 
 
 @pytest.mark.skipif(shutil.which("docker-compose") is None,

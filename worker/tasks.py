@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from shared import services
+from redis.exceptions import RedisError
+
+from shared import services, stats
 from shared.accounts import parse_networks
 from shared.bot_catalogue import LONGEST_CAP
 from shared.config import Settings
@@ -34,8 +36,12 @@ def _webhooks() -> WebhookPolicy:
 
 # A search stops itself at its cap; the soft limit is the backstop for one that does not (the
 # exception it raises inside the search makes the bot fall back to a random legal move).
+# A store error (Redis restarting, full) retries the turn with back-off; if even the retry
+# cannot be sent, the sweep finds the turn lost (no queued mark, no lease) and sends it again.
 @app.task(name=BOT_TURN_TASK, acks_late=True, reject_on_worker_lost=True,
-          soft_time_limit=LONGEST_CAP + 15, time_limit=LONGEST_CAP + 45)
+          soft_time_limit=LONGEST_CAP + 15, time_limit=LONGEST_CAP + 45,
+          autoretry_for=(RedisError,), retry_backoff=1, retry_backoff_max=30,
+          retry_jitter=True, max_retries=20)
 def play_bot_turn(match_id: str, seat: int, version: int) -> str:
     return turns.play_bot_turn(_services().matches, match_id, seat, version,
                                settings.bot_lease_seconds, _webhooks())
@@ -43,12 +49,14 @@ def play_bot_turn(match_id: str, seat: int, version: int) -> str:
 
 @app.task(name=SWEEP_TASK, ignore_result=True)
 def sweep_bot_turns() -> int:
+    stats.count(_services().matches.store.redis, "sweeps_bot_turns")
     return turns.sweep(_services().matches, settings.bot_stale_after,
                        settings.stalled_expire_seconds)
 
 
 @app.task(name=DEADLINE_SWEEP_TASK, ignore_result=True)
 def sweep_deadlines() -> int:
+    stats.count(_services().matches.store.redis, "sweeps_deadlines")
     return deadlines.sweep(_services().matches, settings.waiting_expire_seconds)
 
 

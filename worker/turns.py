@@ -6,6 +6,7 @@ import json
 import logging
 import time
 
+from shared import stats
 from shared.bot_catalogue import budget_of_bot
 from shared.errors import ServiceError
 from shared.games import get_game
@@ -26,6 +27,9 @@ def play_bot_turn(service: MatchService, match_id: str, seat: int, version: int,
     The seat is a built-in bot's, a webhook account's (``webhook`` says how to call it) or
     a forfeited seat's (the fallback bot plays it).
     """
+    # Started: no longer queued (the lease taken below says it runs). A sweep in between
+    # may send a duplicate, which finds the lease (or the new version) and gives way.
+    service.store.unmark_turn_queued(match_id, seat, version)
     record = service.store.load(match_id)
     if record is None or record.version != version or seat not in service.bot_seats_due(record):
         return "stale"  # the world moved on; a newer task (or none) is due
@@ -63,6 +67,7 @@ def play_bot_turn(service: MatchService, match_id: str, seat: int, version: int,
         move = rng.choice(state.legal_moves(seat))
         note["fallback"] = True
     note["think_seconds"] = round(time.monotonic() - started, 4)
+    stats.observe_search(service.store.redis, note["think_seconds"])
     return _submit(service, match_id, seat, question, move, note, lease)
 
 
@@ -91,6 +96,7 @@ def _submit(service: MatchService, match_id: str, seat: int, question: carryover
                 service.enqueue_turn(record, seat)
             log.info("bot move dropped in match %s seat %s: %s", match_id, seat, exc.detail)
             return "conflict"
+        stats.count(service.store.redis, "bot_moves")
         log.info("bot %s played in match %s seat %s v%s after %.3fs", note["kind"], match_id,
                  seat, version, note["think_seconds"])
         return "played"
@@ -121,8 +127,10 @@ def earlier_search_holds(service: MatchService, record: MatchRecord, seat: int,
 
 
 def sweep(service: MatchService, stale_after: float, stalled_after: float = 0) -> int:
-    """Re-enqueue bot turns that have waited longer than ``stale_after`` seconds; expire a
-    running match with no move for ``stalled_after`` seconds (0: never)."""
+    """Re-enqueue the lost bot turns of matches idle for ``stale_after`` seconds: a turn whose
+    task is still queued (its queued mark) or running (its lease) is left alone, however
+    long the queue is. Expire a running match with no move for ``stalled_after`` seconds
+    (0: never)."""
     now = time.time()
     sent = 0
     for match_id in service.store.stale_matches(now - stale_after):
@@ -133,13 +141,14 @@ def sweep(service: MatchService, stale_after: float, stalled_after: float = 0) -
             log.info("match %s expired: no move for %gs", match_id, stalled_after)
             continue
         for seat in service.bot_seats_due(record):
-            if not (service.store.bot_turn_claimed(match_id, seat, record.version)
+            if not (service.store.turn_queued(match_id, seat, record.version)
+                    or service.store.bot_turn_claimed(match_id, seat, record.version)
                     or earlier_search_holds(service, record, seat)):
                 service.enqueue_turn(record, seat)
                 sent += 1
         service.store.touch_active(match_id, now)
     if sent:
-        log.info("sweep: re-enqueued %d bot turn(s) waiting over %gs", sent, stale_after)
+        log.info("sweep: re-enqueued %d lost bot turn(s)", sent)
     return sent
 
 

@@ -215,7 +215,8 @@ def test_docs_page_names_every_path_and_serves_its_stylesheet(client: FlaskClien
 def test_health_and_readiness(client: FlaskClient) -> None:
     check(client.get("/healthz"), "/healthz", "GET")
     body = check(client.get("/readyz"), "/readyz", "GET")
-    assert body == {"status": "ready", "checks": {"redis": True, "broker": True}}
+    assert body == {"status": "ready",
+                    "checks": {"redis": True, "redis_writable": True, "broker": True}}
 
 
 def test_readiness_without_redis_is_a_503_problem() -> None:
@@ -224,7 +225,7 @@ def test_readiness_without_redis_is_a_503_problem() -> None:
     response = create_app(settings).test_client().get("/readyz")
     body = check(response, "/readyz", "GET")
     assert response.status_code == 503
-    assert body["checks"] == {"redis": False, "broker": False}
+    assert body["checks"] == {"redis": False, "redis_writable": False, "broker": False}
 
 
 def test_store_unreachable_is_a_503_problem() -> None:

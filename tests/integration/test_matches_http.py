@@ -178,8 +178,8 @@ def test_open_seat_joined_over_http(client: Client, worker: Worker) -> None:
 def test_readiness(client: Client, worker: Worker) -> None:
     assert client.call("GET", "/healthz").json() == {"status": "ok"}
     ready = client.call("GET", "/readyz")
-    assert ready.status_code == 200 and ready.json()["checks"] == {"redis": True,
-                                                                   "broker": True}
+    assert ready.status_code == 200 and ready.json()["checks"] == {
+        "redis": True, "redis_writable": True, "broker": True}
 
 
 def test_search_bots_play_in_the_worker(client: Client, worker: Worker) -> None:

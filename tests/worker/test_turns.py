@@ -95,22 +95,39 @@ def test_bot_receives_only_its_seats_view(service: MatchService,
     assert view != state.to_json()
 
 
-def test_sweep_reenqueues_waiting_bot_turns(service: MatchService,
-                                            caplog: pytest.LogCaptureFixture) -> None:
+def test_sweep_reenqueues_only_lost_bot_turns(service: MatchService,
+                                              caplog: pytest.LogCaptureFixture) -> None:
     record = bot_match(service, game="savanna")
     seat = due_bot(service, record)
     service.enqueue.calls.clear()
+    time.sleep(0.05)
     with caplog.at_level(logging.INFO, logger="worker.turns"):
-        assert turns.sweep(service, stale_after=3600) == 0  # not waiting long enough yet
+        # Its task is still in the queue (however long it has waited): left alone.
+        assert service.store.turn_queued(record.id, seat, record.version)
+        assert turns.sweep(service, stale_after=0.01) == 0
         assert caplog.records == []  # a sweep that did nothing says nothing
+        service.store.unmark_turn_queued(record.id, seat, record.version)  # the task is lost
+        assert turns.sweep(service, stale_after=3600) == 0  # the match is not idle yet
         time.sleep(0.05)
         assert turns.sweep(service, stale_after=0.01) == 1
-    assert [r.getMessage() for r in caplog.records] == [
-        "sweep: re-enqueued 1 bot turn(s) waiting over 0.01s"]
+    assert [r.getMessage() for r in caplog.records] == ["sweep: re-enqueued 1 lost bot turn(s)"]
     assert service.enqueue.calls == [(record.id, seat, record.version)]
+    assert service.store.turn_queued(record.id, seat, record.version)  # marked again
+    time.sleep(0.05)
+    assert turns.sweep(service, stale_after=0.01) == 0
+    # A started task clears the mark; its lease then says the turn is running.
+    service.store.unmark_turn_queued(record.id, seat, record.version)
     service.store.claim_bot_turn(record.id, seat, record.version, 5)
     time.sleep(0.05)
     assert turns.sweep(service, stale_after=0.01) == 0  # a live task holds the turn
+
+
+def test_a_started_task_clears_its_queued_mark(service: MatchService) -> None:
+    record = bot_match(service, game="savanna")
+    seat = due_bot(service, record)
+    assert service.store.turn_queued(record.id, seat, record.version)
+    assert turns.play_bot_turn(service, record.id, seat, record.version, 5) == "played"
+    assert not service.store.turn_queued(record.id, seat, record.version)
 
 
 def _first_legal(service: MatchService, match_id: str, seat: int) -> dict[str, Any]:

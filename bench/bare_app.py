@@ -1,0 +1,53 @@
+"""The bare baseline of ``bench.bench_load``: Flask + Redis doing a move's Redis round trips
+(read the match, check the token, read again, a compare-and-set script, two index updates)
+with no validation, no engine and no JSON of a game, served by the same ``gunicorn.conf.py``."""
+
+from __future__ import annotations
+
+import os
+
+import redis
+from flask import Flask, request
+
+app = Flask(__name__)
+store = redis.Redis.from_url(os.environ["REDIS_URL"], decode_responses=True,
+                             max_connections=5000)
+_CAS = store.register_script("""
+if redis.call('HGET', KEYS[1], 'version') ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], 'version', tonumber(ARGV[1]) + 1)
+redis.call('RPUSH', KEYS[2], ARGV[1])
+redis.call('PUBLISH', KEYS[3], ARGV[1])
+return 1
+""")
+
+
+@app.post("/bare/<match_id>")
+def create(match_id: str) -> dict[str, object]:
+    store.hset(f"bare:{match_id}", mapping={"version": 1, "state": "x" * 2000})
+    store.hset(f"bare:{match_id}:tok", "t", 0)
+    return {"version": 1}
+
+
+@app.get("/bare/<match_id>/moves")
+def moves(match_id: str) -> dict[str, object]:
+    record = store.hgetall(f"bare:{match_id}")
+    store.hget(f"bare:{match_id}:tok", "t")
+    return {"version": int(record["version"])}
+
+
+@app.post("/bare/<match_id>/moves")
+def move(match_id: str) -> tuple[dict[str, object], int]:
+    store.hgetall(f"bare:{match_id}")
+    store.hget(f"bare:{match_id}:tok", "t")
+    record = store.hgetall(f"bare:{match_id}")
+    version = int(request.get_json()["version"])
+    if record["version"] != str(version):
+        return {"detail": "stale"}, 409
+    if not _CAS(keys=[f"bare:{match_id}", f"bare:{match_id}:log", f"bare:{match_id}:chg"],
+                args=[version]):
+        return {"detail": "lost"}, 409
+    with store.pipeline(transaction=False) as pipe:
+        pipe.zrem("bare:deadlines", match_id)
+        pipe.zrem("bare:waiting", match_id)
+        pipe.execute()
+    return {"version": version + 1}, 200

@@ -1,0 +1,158 @@
+"""Load: accepted human moves/s and POST latency (p50/p95/p99) at 10, 50 and 200 clients,
+with 0 and 1,000 open event streams, against the real API and against a bare Flask+Redis
+endpoint doing the same Redis round trips under the same gunicorn settings (``bench.bare_app``).
+
+Each client plays both human seats of its own Savanna match (read the legal moves, post one);
+a finished match is replaced. The load client runs on gevent (one greenlet per client), in
+this process; servers are started on free ports in a temporary directory.
+Run: ``.venv/bin/python -m bench.bench_load --seconds 10``.
+"""
+
+from __future__ import annotations
+
+from gevent import monkey
+
+monkey.patch_all()
+
+import argparse  # noqa: E402
+import os  # noqa: E402
+import socket  # noqa: E402
+import subprocess  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+from pathlib import Path  # noqa: E402
+from urllib.parse import urlsplit  # noqa: E402
+
+import gevent  # noqa: E402
+import requests  # noqa: E402
+
+from scripts.localredis import free_port  # noqa: E402
+from scripts.stack import BIN, ROOT, local_stack  # noqa: E402
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))] if ordered else 0.0
+
+
+def api_client(base: str, stop_at: float, latencies: list[float], index: int) -> None:
+    http = requests.Session()
+    while time.monotonic() < stop_at:
+        created = http.post(f"{base}/v1/matches", json={"game": "savanna", "seed": index,
+                            "seats": [{"kind": "human"}, {"kind": "human"}]}).json()
+        tokens = [t["token"] for t in created["tokens"]]
+        status = created["status"]
+        while status != "finished" and time.monotonic() < stop_at:
+            for token in tokens:
+                auth = {"Authorization": f"Bearer {token}"}
+                moves = http.get(f"{base}/v1/matches/{created['id']}/moves",
+                                 headers=auth).json()
+                if not moves["moves"]:
+                    status = moves["status"]
+                    continue
+                started = time.perf_counter()
+                answer = http.post(f"{base}/v1/matches/{created['id']}/moves", headers=auth,
+                                   json={"version": moves["version"],
+                                         "move_id": moves["moves"][0]["id"]})
+                if answer.status_code == 200:
+                    latencies.append(time.perf_counter() - started)
+                    status = answer.json()["status"]
+
+
+def bare_client(base: str, stop_at: float, latencies: list[float], index: int) -> None:
+    http = requests.Session()
+    match_id = f"{os.getpid()}-{index}"
+    http.post(f"{base}/bare/{match_id}")
+    while time.monotonic() < stop_at:
+        for _ in range(2):  # two seats, as the API clients do
+            version = http.get(f"{base}/bare/{match_id}/moves").json()["version"]
+            started = time.perf_counter()
+            answer = http.post(f"{base}/bare/{match_id}/moves", json={"version": version})
+            if answer.status_code == 200:
+                latencies.append(time.perf_counter() - started)
+
+
+def open_streams(base: str, count: int) -> list[socket.socket]:
+    if not count:
+        return []
+    created = requests.post(f"{base}/v1/matches", json={"game": "savanna", "seats": [
+        {"kind": "human"}, {"kind": "human"}]}).json()
+    url = urlsplit(base)
+    request = (f"GET /v1/matches/{created['id']}/stream HTTP/1.1\r\nHost: {url.hostname}\r\n"
+               "\r\n").encode()
+    sockets = []
+    for _ in range(count):
+        sock = socket.create_connection((url.hostname, url.port), timeout=10)
+        sock.sendall(request)
+        sockets.append(sock)
+    gevent.sleep(2)  # let the server take them all
+    return sockets
+
+
+def run(base: str, client: object, clients: int, seconds: float) -> dict[str, float]:
+    latencies: list[float] = []
+    stop_at = time.monotonic() + seconds
+    greenlets = [gevent.spawn(client, base, stop_at, latencies, i) for i in range(clients)]
+    gevent.joinall(greenlets)
+    return {"moves_per_s": len(latencies) / seconds, "p50": percentile(latencies, 0.5),
+            "p95": percentile(latencies, 0.95), "p99": percentile(latencies, 0.99)}
+
+
+def line(label: str, result: dict[str, float]) -> str:
+    return (f"{label}: {result['moves_per_s']:7.1f} moves/s, POST p50 "
+            f"{result['p50'] * 1000:6.1f} ms, p95 {result['p95'] * 1000:6.1f} ms, "
+            f"p99 {result['p99'] * 1000:6.1f} ms")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--seconds", type=float, default=10)
+    parser.add_argument("--clients", type=int, nargs="+", default=[10, 50, 200])
+    parser.add_argument("--streams", type=int, nargs="+", default=[0, 1000])
+    args = parser.parse_args()
+    results: dict[tuple[str, int, int], dict[str, float]] = {}
+    with tempfile.TemporaryDirectory() as tmp, local_stack(Path(tmp)) as stack:
+        bare_port = free_port()
+        bare = subprocess.Popen(
+            [str(BIN / "gunicorn"), "--config", str(ROOT / "gunicorn.conf.py"), "--bind",
+             f"127.0.0.1:{bare_port}", "bench.bare_app:app"], cwd=ROOT, env=stack.env,
+            stdout=stack.log, stderr=subprocess.STDOUT)
+        bare_base = f"http://127.0.0.1:{bare_port}"
+        try:
+            wait_healthy_bare(bare_base, bare)
+            for streams in args.streams:
+                held = open_streams(stack.base, streams)
+                for clients in args.clients:
+                    for name, base, client in (("api", stack.base, api_client),
+                                               ("bare", bare_base, bare_client)):
+                        result = run(base, client, clients, args.seconds)
+                        results[name, clients, streams] = result
+                        print(line(f"{name:4} {clients:3} clients, {streams:4} streams",
+                                   result), flush=True)
+                    ratio = (results["api", clients, streams]["moves_per_s"]
+                             / max(results["bare", clients, streams]["moves_per_s"], 1e-9))
+                    print(f"     api / bare = {ratio:.2f}", flush=True)
+                for sock in held:
+                    sock.close()
+        finally:
+            bare.terminate()
+            bare.wait(timeout=30)
+    return 0
+
+
+def wait_healthy_bare(base: str, process: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            requests.post(f"{base}/bare/probe", timeout=1)
+            return
+        except requests.RequestException:
+            if process.poll() is not None:
+                break
+            time.sleep(0.2)
+    raise RuntimeError("the bare app did not start")
+
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
