@@ -34,9 +34,13 @@ from shared.store import ENDED, MatchRecord, MatchStore, hash_secret
 
 log = logging.getLogger(__name__)
 Enqueue = Callable[[str, int, int], None]
-#: How long a turn counts as queued without a worker starting it: the broker's visibility
-#: timeout (after which it redelivers a message a dead worker held) plus a margin.
-QUEUED_TTL = 330.0
+#: How long a turn counts as queued without a worker starting it. Long enough that a
+#: backed-up queue is not flooded (a task waits seconds, not tens of them, before a worker
+#: starts it); short enough that a task lost with its worker or with Redis itself (taken off
+#: the queue, never started) is re-sent by the sweep within half a minute rather than after
+#: the broker's 300 s visibility timeout. A duplicate is harmless: the turn's claim and its
+#: version check drop it.
+QUEUED_TTL = 30.0
 OnFinish = Callable[[str], None]
 
 
