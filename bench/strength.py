@@ -45,7 +45,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bench.accel import compiled_modules
+from shared.accel import compiled_modules
 from bench.bench_search import load_game
 from shared.games import all_games
 from shared.protocol import Game, Move, State, View
