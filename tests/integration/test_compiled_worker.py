@@ -33,3 +33,20 @@ def test_the_worker_runs_the_build_and_says_so_in_one_line(worker: Worker, compi
         {"kind": "bot", "bot": {"kind": "random"}}]})
     finished = client.wait_finished(match["id"], timeout=120)
     assert finished["status"] == "finished"
+
+
+def test_a_bot_on_a_time_budget_answers_inside_it(worker: Worker, client: Client) -> None:
+    seconds = 0.3
+    match = client.create({"game": "savanna", "seed": 3, "seats": [
+        {"kind": "bot", "bot": {"kind": "ismcts", "seconds": seconds}},
+        {"kind": "bot", "bot": {"kind": "random"}}]})
+    assert match["seats"][0]["bot"] == {"kind": "ismcts", "level": "timed", "seconds": seconds}
+    client.wait_finished(match["id"], timeout=120)
+    log = client.call("GET", f"/v1/matches/{match['id']}/events").json()["events"]
+    thinking = [e["bot"]["think_seconds"] for e in log
+                if e.get("seat") == 0 and e.get("bot", {}).get("kind") == "ismcts"]
+    assert len(thinking) > 10
+    # The search stops before an iteration it predicts would end late; the margin is only
+    # for a loaded machine pausing the process mid-iteration (2 cores, 4 engineers).
+    assert max(thinking) <= seconds + 0.2, thinking
+    assert sorted(thinking)[len(thinking) // 2] > seconds / 2  # it used the time it had
