@@ -27,7 +27,9 @@ from api.match_schemas import (
     SubmitMoveSchema,
 )
 from shared.errors import Unprocessable
+from shared.hints import hint
 from shared.limits import bot_seat_count
+from shared.queue import request_hint
 
 bp = Blueprint("matches", __name__, url_prefix="/v1/matches")
 _IDEMPOTENCY_KEY_MAX = 200
@@ -66,6 +68,17 @@ def join_match(match_id: str) -> tuple[dict[str, Any], int]:
     body = json_body(JoinSchema())
     record, seat, token = service().join(match_id, body.get("seat"), body.get("name"))
     return {"seat": seat, "token": token, "match": service().describe(record, seat)}, 201
+
+
+@bp.get("/<match_id>/hint")
+def suggest_move(match_id: str) -> dict[str, Any]:
+    """The move the search would play for the caller's seat (asked of a bot worker)."""
+    service().load(match_id)  # an unknown match is a 404 whatever the token, as elsewhere
+    seat = service().authenticate(match_id, bearer_token(), required=True)
+    assert seat is not None  # required=True: no token is a 401
+    broker = settings().broker_url
+    return hint(service(), match_id, seat,
+                lambda *args: request_hint(broker, *args))
 
 
 @bp.get("/<match_id>/moves")

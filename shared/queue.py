@@ -7,19 +7,23 @@ waits behind a tournament's searches (``make run`` starts a worker for each).
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from functools import lru_cache
 
 from celery import Celery
+from celery.exceptions import TimeoutError as CeleryTimeout
 
 BOT_TURN_TASK = "evo.play_bot_turn"
 SWEEP_TASK = "evo.sweep_bot_turns"
+HINT_TASK = "evo.hint"
 BOT_QUEUE = "bots"
 TOURNAMENT_QUEUE = "tournament"
 MATCH_FINISHED_TASK = "evo.match_finished"
 TOURNAMENT_TICK_TASK = "evo.tick_tournament"
 TOURNAMENT_SWEEP_TASK = "evo.sweep_tournaments"
 DEADLINE_SWEEP_TASK = "evo.sweep_deadlines"
+log = logging.getLogger(__name__)
 
 
 def celery_config(broker_url: str) -> dict[str, object]:
@@ -27,6 +31,9 @@ def celery_config(broker_url: str) -> dict[str, object]:
     return {
         "broker_url": broker_url,
         "task_ignore_result": True,
+        # Only the hint task keeps its result (``request_hint`` waits for it), briefly.
+        "result_backend": broker_url,
+        "result_expires": 300,
         "task_default_queue": BOT_QUEUE,
         # A bot task may be delivered again if its worker dies (late ack); tasks re-check the
         # match version, so a repeat is harmless. The sweep covers a lost one.
@@ -73,3 +80,22 @@ def broker_reachable(broker_url: str) -> bool:
         return True
     except Exception:  # any transport error means "not ready"
         return False
+
+
+def request_hint(broker_url: str, match_id: str, seat: int, version: int,
+                 wait: float) -> dict[str, object] | None:
+    """Ask a worker, by task name, for ``seat``'s suggested move at ``version``; wait up to
+    ``wait`` seconds for the answer (``None`` if none came: the task then expires unstarted
+    or its late answer is dropped)."""
+    result = _sender(broker_url).send_task(HINT_TASK, args=[match_id, seat, version],
+                                           queue=BOT_QUEUE, expires=wait)
+    try:
+        answer = result.get(timeout=wait, propagate=True, disable_sync_subtasks=False)
+    except CeleryTimeout:
+        return None
+    except Exception:  # a failed task: the caller answers 503, never a 500
+        log.exception("hint task failed for match %s seat %s", match_id, seat)
+        return None
+    finally:
+        result.forget()
+    return answer if isinstance(answer, dict) else None
