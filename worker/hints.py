@@ -23,7 +23,7 @@ def suggest(service: MatchService, match_id: str, seat: int, version: int) -> di
     state = game.state_from_json(json.loads(record.state))
     stats: dict[str, Any] = {}
     # A seat's view only, as for a bot (the hint must not know what the seat does not);
-    # seeded by the version, so asking again at the same version gives the same answer.
+    # seeded by the version (the same answer again unless the time cap cut the search).
     move = search_move(game, state.view(seat), seat, HINT_BUDGET,
                        random.Random(f"hint:{record.seed}:{version}:{seat}"), stats)
     value = stats["values"].get(state.observe_move(seat, move, seat))
