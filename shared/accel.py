@@ -37,6 +37,9 @@ PACKAGES = ("shared", "worker")
 CORE_MODULES = ("shared.rng", "worker.search.ismcts", "worker.search.policies")
 #: Written last into a finished build: the JSON list of the modules compiled there.
 MANIFEST = ".built"
+#: ``EVO_COMPILED=0`` in a worker's environment makes it run the plain sources (benches
+#: compare the two; an operator may want to rule the build out).
+SWITCH = "EVO_COMPILED"
 _IGNORED = shutil.ignore_patterns("__pycache__", "*.so", "*.pyc")
 _SETUP = """
 from setuptools import setup
@@ -130,6 +133,8 @@ def activate(root: Path = ROOT, base: Path | None = None) -> Activation:
     """
     target = build_dir(root, base)
     manifest = target / MANIFEST
+    if os.environ.get(SWITCH, "1") == "0":
+        return Activation(None, f"compiled build: off ({SWITCH}=0); running the plain sources")
     if not manifest.exists():
         return Activation(None, f"compiled build: none for these sources ({target}); running "
                                 "the plain sources (`python -m shared.accel build` makes it)")

@@ -98,3 +98,14 @@ def test_a_build_that_does_not_load_is_undone(tmp_path: Path) -> None:
     assert undone and "did not load" in message
     assert rng_file == str(ROOT / "shared" / "rng.py")
     assert first_path != str(target)
+
+
+def test_the_switch_turns_the_build_off(compiled_build: Path) -> None:
+    code = ("import json; from shared import accel; a = accel.activate(); "
+            "from worker.search import ismcts; "
+            "print(json.dumps([a.build is None, a.message, ismcts.__file__]))")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120, env={**os.environ, accel.SWITCH: "0"})
+    assert done.returncode == 0, done.stderr
+    off, message, search_file = json.loads(done.stdout)
+    assert off and "off" in message and search_file.endswith(".py")
