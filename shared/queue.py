@@ -31,9 +31,6 @@ def celery_config(broker_url: str) -> dict[str, object]:
     return {
         "broker_url": broker_url,
         "task_ignore_result": True,
-        # Only the hint task keeps its result (``request_hint`` waits for it), briefly.
-        "result_backend": broker_url,
-        "result_expires": 300,
         "task_default_queue": BOT_QUEUE,
         # A bot task may be delivered again if its worker dies (late ack); tasks re-check the
         # match version, so a repeat is harmless. The sweep covers a lost one.
@@ -51,6 +48,20 @@ def celery_config(broker_url: str) -> dict[str, object]:
 def _sender(broker_url: str) -> Celery:
     app = Celery("evo-sender")
     app.conf.update(celery_config(broker_url))
+    return app
+
+
+def result_config(broker_url: str) -> dict[str, object]:
+    """Where results go: only the hint task keeps one (``request_hint`` waits for it), for a
+    few minutes. The worker and the hint sender use it; the other senders have no result
+    backend, so sending a task never subscribes to a result nobody reads."""
+    return {"result_backend": broker_url, "result_expires": 300}
+
+
+@lru_cache(maxsize=4)
+def _hint_sender(broker_url: str) -> Celery:
+    app = Celery("evo-hints")
+    app.conf.update({**celery_config(broker_url), **result_config(broker_url)})
     return app
 
 
@@ -87,8 +98,9 @@ def request_hint(broker_url: str, match_id: str, seat: int, version: int,
     """Ask a worker, by task name, for ``seat``'s suggested move at ``version``; wait up to
     ``wait`` seconds for the answer (``None`` if none came: the task then expires unstarted
     or its late answer is dropped)."""
-    result = _sender(broker_url).send_task(HINT_TASK, args=[match_id, seat, version],
-                                           queue=BOT_QUEUE, expires=wait)
+    result = _hint_sender(broker_url).send_task(HINT_TASK, args=[match_id, seat, version],
+                                                queue=BOT_QUEUE, expires=wait,
+                                                ignore_result=False)
     try:
         answer = result.get(timeout=wait, propagate=True, disable_sync_subtasks=False)
     except CeleryTimeout:

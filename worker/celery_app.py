@@ -9,12 +9,18 @@ from celery import Celery, signals
 
 from shared import accel
 from shared.config import Settings
-from shared.queue import DEADLINE_SWEEP_TASK, SWEEP_TASK, TOURNAMENT_SWEEP_TASK, celery_config
+from shared.queue import (
+    DEADLINE_SWEEP_TASK,
+    SWEEP_TASK,
+    TOURNAMENT_SWEEP_TASK,
+    celery_config,
+    result_config,
+)
 from worker.logs import quiet_routine_task
 
 settings = Settings.from_env()
 app = Celery("evo-worker", include=["worker.tasks"])
-app.conf.update(celery_config(settings.broker_url))
+app.conf.update({**celery_config(settings.broker_url), **result_config(settings.broker_url)})
 app.conf.beat_schedule = {
     "sweep-bot-turns": {"task": SWEEP_TASK, "schedule": max(1.0, settings.bot_stale_after / 2)},
     "sweep-deadlines": {"task": DEADLINE_SWEEP_TASK, "schedule": 1.0},
