@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from shared.bot_catalogue import HINT_INTERVAL, HINT_WAIT
-from shared.errors import Conflict, TooManyRequests, Unavailable
+from shared.errors import Conflict, Forbidden, TooManyRequests, Unavailable
 from shared.service import MatchService
 
 #: ``ask(match_id, seat, version, wait)``: the worker's answer, or None if none came in time.
@@ -19,8 +19,12 @@ Ask = Callable[[str, int, int, float], "dict[str, Any] | None"]
 
 def hint(service: MatchService, match_id: str, seat: int, ask: Ask) -> dict[str, Any]:
     """``seat``'s suggested move now, with the search's estimate; raises a ServiceError
-    (409 nothing to decide, 429 too soon, 503 no worker answered) otherwise."""
+    (403 a tournament or rated match, 409 nothing to decide, 429 too soon, 503 no worker
+    answered) otherwise."""
     record = service.load(match_id)
+    if record.tournament is not None or record.rated:
+        # A hint is a second player at the table: not where results count.
+        raise Forbidden("hints are off in tournament and rated matches")
     if record.status != "running" or seat not in record.to_move:
         raise Conflict(f"seat {seat} owes no decision now", version=record.version)
     wait = service.store.rate_limit(f"hint:{match_id}:{seat}", HINT_INTERVAL)

@@ -8,7 +8,7 @@ import pytest
 import redis
 
 from shared import hints
-from shared.errors import Conflict, TooManyRequests
+from shared.errors import Conflict, Forbidden, TooManyRequests
 from shared.service import MatchService
 from shared.store import MatchStore
 from tests.shared.test_service import Recorder
@@ -59,3 +59,16 @@ def test_hints_are_rate_limited_per_seat_and_refused_when_nothing_is_owed(
     assert 0 < limited.value.extra["retry_after"] <= hints.HINT_INTERVAL
     with pytest.raises(Conflict):
         hints.hint(service, record.id, 1 - seat, ask)
+
+
+@pytest.mark.parametrize("where", [{"tournament": "t-1"}])
+def test_hints_are_off_in_tournament_matches(service: MatchService,
+                                                       where: dict[str, Any]) -> None:
+    record, _ = service.create_match("evolution", {}, 4, [{"kind": "human"}, {"kind": "human"}],
+                                     **where)
+
+    def ask(match_id: str, seat: int, version: int, wait: float) -> dict[str, Any]:
+        raise AssertionError("no search may be asked for")
+
+    with pytest.raises(Forbidden, match="off in tournament and rated"):
+        hints.hint(service, record.id, record.to_move[0], ask)
