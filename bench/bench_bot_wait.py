@@ -21,6 +21,8 @@ import argparse
 import json
 import os
 import random
+import signal
+import sys
 import tempfile
 import time
 from collections.abc import Iterator
@@ -108,6 +110,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", type=Path, help="also write the raw figures here")
     args = parser.parse_args()
+    # A TERM (a timeout, a Ctrl-C from a supervisor) must still stop the stack it started.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
     if "compiled" in args.builds:
         accel.build()
     figures: dict[str, Any] = {}
@@ -118,11 +122,13 @@ def main() -> None:
                 for level in args.levels:
                     got = play(base, game, level, args.waits, args.seed)
                     figures[f"{game}/{level}/{build}"] = got
+                    if args.json:  # after every row: a long run stopped early keeps its rows
+                        args.json.write_text(json.dumps(figures, indent=1))
                     print(f"{game:10} {level:6} {build:8} " + "  ".join(
                         f"{kind} n={len(v)} p50 {percentile(v, 0.5):.2f} s "
                         f"p95 {percentile(v, 0.95):.2f} s" for kind, v in got.items() if v),
                         flush=True)
-    if len(args.builds) == 2:
+    if set(args.builds) == {"plain", "compiled"}:
         print("\n| game | level | decision p50 / p95 (plain → compiled) | a person's wait "
               "p50 / p95 (plain → compiled) | ratio p95 decision / wait |")
         print("|---|---|---|---|---|")
@@ -140,8 +146,6 @@ def main() -> None:
                          for k in ("decision", "wait")]
                 print(f"| {game} | {level} | {cell('decision')} | {cell('wait')} | "
                       f"{ratio[0]:.1f}x / {ratio[1]:.1f}x |")
-    if args.json:
-        args.json.write_text(json.dumps(figures, indent=1))
 
 
 if __name__ == "__main__":
