@@ -6,11 +6,11 @@ Run from the repository root, plain and compiled::
     .venv/bin/python -m bench.accel bench.accel_check
 
 Each prints one JSON line: ``compiled`` (the modules that ran as compiled extensions),
-``games`` and ``digest``, a hash, for every registered game, of seeded random matches (every
-step's legal moves, the engine's ``random_move`` draw, each seat's view, the state's JSON
-round trip and the events of every move, and the result) and of seeded ISMCTS moves with
-their per-move visit counts. Equal digests mean the compiled build plays exactly the moves
-the sources play.
+``games`` and ``digest``, a hash, for every registered game, of seeded random matches over
+its options (every step's legal moves, the engine's ``random_move`` draw, each seat's view,
+the state's JSON round trip and the events of every move, and the result) and of seeded
+ISMCTS moves with their per-move visit counts. Equal digests mean the compiled build plays
+exactly the moves the sources play.
 """
 
 from __future__ import annotations
@@ -37,6 +37,18 @@ def player_counts(game: Game) -> list[int]:
     return sorted({game.min_players, min(game.max_players, game.min_players + 2)})
 
 
+def options_for(game: Game, seed: int) -> dict[str, Any]:
+    """The game's options varied by ``seed``: each choice in turn, each flag on and off."""
+    chosen: dict[str, Any] = {}
+    for index, option in enumerate(game.options):
+        turn = seed >> index  # a different period per option, so combinations are met
+        if option.choices:
+            chosen[option.name] = option.choices[turn % len(option.choices)]
+        elif option.type == "bool":
+            chosen[option.name] = turn % 2 == 1
+    return game.resolve_options(chosen)
+
+
 def fingerprint_game(game: Game, matches: int, searches: int, simulations: int) -> str:
     """The digest over ``matches`` random matches and ``searches`` seeded searches of ``game``
     for each of its :func:`player_counts`."""
@@ -45,7 +57,7 @@ def fingerprint_game(game: Game, matches: int, searches: int, simulations: int) 
     for seed in range(matches):
         players = counts[seed % len(counts)]
         rng = random.Random(seed)
-        state = game.new_state(players, game.resolve_options({}), rng)
+        state = game.new_state(players, options_for(game, seed), rng)
         while not state.is_over():
             seat = state.to_move()[0]
             _feed(digest, state.legal_moves(seat))
