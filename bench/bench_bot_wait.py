@@ -22,6 +22,7 @@ import json
 import os
 import random
 import signal
+import subprocess
 import sys
 import tempfile
 import time
@@ -56,7 +57,11 @@ def stack(compiled: bool, tmp: Path) -> Iterator[str]:
     finally:
         for process in (worker, api, redis):
             process.terminate()
-            process.wait(timeout=30)
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:  # a search or a long poll still running
+                process.kill()
+                process.wait(timeout=10)
         log.close()
         line = [x for x in (tmp / "stack.log").read_text(errors="replace").splitlines()
                 if "compiled build:" in x]
