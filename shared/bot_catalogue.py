@@ -45,10 +45,11 @@ LONGEST_CAP = max(max(b.time_cap for b in LEVELS.values()),
                   MAX_SIMULATIONS / 1000 * CUSTOM_CAP_PER_1000, MAX_SECONDS)
 
 # Hints for people (GET /v1/matches/{id}/hint): a `medium`-sized search with a short cap, one
-# hint per seat per HINT_INTERVAL seconds, the API waiting HINT_WAIT seconds for a worker.
+# hint per seat per HINT_INTERVAL seconds, the API waiting HINT_WAIT seconds for a worker (less
+# than the interval, so a seat never has two hint searches under way).
 HINT_BUDGET = SearchBudget(simulations=1_000, time_cap=3.0)
-HINT_INTERVAL = 5.0
-HINT_WAIT = 10.0
+HINT_INTERVAL = 10.0
+HINT_WAIT = 8.0
 
 BOT_KINDS: dict[str, dict[str, object]] = {
     "random": {"description": "Plays a uniformly random legal move.", "levels": []},

@@ -32,7 +32,7 @@ def test_a_seat_gets_a_legal_hint_then_must_wait(client: Client, worker: Worker)
     again = client.call("GET", url, tokens[owing])  # rate-limited, per seat
     assert again.status_code == 429
     assert again.headers["Content-Type"].startswith("application/problem+json")
-    assert 1 <= int(again.headers["Retry-After"]) <= 5
+    assert 1 <= int(again.headers["Retry-After"]) <= 10
 
     other = client.call("GET", url, tokens[waiting])  # owes nothing now
     assert other.status_code == 409 and other.json()["version"] == match["version"]
