@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from tests.api.test_openapi import component
@@ -20,6 +22,11 @@ def test_a_seat_gets_a_legal_hint_then_must_wait(client: Client, worker: Worker)
     url = f"/v1/matches/{match_id}/hint"
 
     response = client.call("GET", url, tokens[owing])
+    for _ in range(3):  # 202: the worker was still busy with earlier tests' bots; ask again
+        if response.status_code != 202:
+            break
+        time.sleep(int(response.headers["Retry-After"]))
+        response = client.call("GET", url, tokens[owing])
     assert response.status_code == 200, response.text
     hint = response.json()
     assert component("Hint").is_valid(hint), hint
