@@ -170,11 +170,12 @@ def test_request_schemas_reject_what_the_api_rejects() -> None:
     assert not create.is_valid({"game": "savanna", "seats": [
         {"kind": "bot", "bot": {"kind": "ismcts", "level": "easy", "simulations": 5}}]})
     assert create.is_valid({"game": "savanna", "seats": [
-        {"kind": "bot", "bot": {"kind": "ismcts", "seconds": 2.5}}]})
+        {"kind": "bot", "bot": {"kind": "ismcts", "seconds": 2.5}}, {"kind": "human"}]})
     for bot in ({"kind": "ismcts", "seconds": 2.5, "level": "easy"},
                 {"kind": "ismcts", "seconds": 2.5, "simulations": 5},
                 {"kind": "ismcts", "seconds": 0.05}, {"kind": "ismcts", "seconds": "2"}):
-        assert not create.is_valid({"game": "savanna", "seats": [{"kind": "bot", "bot": bot}]})
+        assert not create.is_valid({"game": "savanna", "seats": [{"kind": "bot", "bot": bot},
+                                                                 {"kind": "human"}]})
     assert submit.is_valid({"version": 2, "move": {"type": "pick", "card": "zebra"}})
     assert submit.is_valid({"version": 2, "move": {"type": "place", "row": 0, "col": 1}})
     assert submit.is_valid({"version": 2, "move_id": "pick:zebra"})
