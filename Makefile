@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 PYTEST_WORKERS ?= 2
 
-.PHONY: install run test lint bench bench-strength openapi clean
+.PHONY: install accel run test lint bench bench-strength openapi clean
 
 $(STAMP): requirements.txt requirements-dev.txt constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -14,11 +14,19 @@ $(STAMP): requirements.txt requirements-dev.txt constraints.txt
 
 install: $(STAMP)
 
+# The compiled build the worker runs (shared/accel.py): built once per digest of the sources
+# into var/accel/ (~15 s of CPU); without it (no C compiler) the worker runs the plain sources.
+accel: $(STAMP)
+	$(BIN)/python -m shared.accel build
+
 run: $(STAMP)
+	$(BIN)/python -m shared.accel build || echo "no compiled build: the worker runs the plain sources"
 	$(BIN)/python -m scripts.run
 
+# The tests check the build the worker runs (tests/test_accel.py), so it is built first.
 test: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/python -m shared.accel build
 	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadgroup
 
 lint: $(STAMP)

@@ -7,7 +7,7 @@ from typing import Any
 
 from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
 
-from shared.bot_catalogue import BOT_KINDS, LEVELS, MAX_SIMULATIONS
+from shared.bot_catalogue import BOT_KINDS, LEVELS, MAX_SECONDS, MAX_SIMULATIONS, MIN_SECONDS
 
 
 class StrictInt(fields.Integer):
@@ -21,6 +21,15 @@ class StrictInt(fields.Integer):
             value = int(value)
         if isinstance(value, bool) or not isinstance(value, int):
             raise ValidationError("Not a valid integer.")
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
+class StrictNumber(fields.Float):
+    """A JSON number (integer or decimal) that refuses booleans and numeric strings."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> float:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise ValidationError("Not a valid number.")
         return super()._deserialize(value, attr, data, **kwargs)
 
 
@@ -56,6 +65,7 @@ class BotSchema(Schema):
     kind = fields.String(required=True, validate=validate.OneOf(list(BOT_KINDS)))
     level = fields.String(validate=validate.OneOf(list(LEVELS)))
     simulations = StrictInt(validate=validate.Range(1, MAX_SIMULATIONS))
+    seconds = StrictNumber(validate=validate.Range(MIN_SECONDS, MAX_SECONDS))
 
 
 class SeatSchema(Schema):
@@ -77,8 +87,9 @@ class SeatSchema(Schema):
         if (data["kind"] == "account") != ("account" in data):
             raise ValidationError("an account seat (and only it) takes 'account': its id",
                                   "account")
-        if "bot" in data and {"level", "simulations"} <= set(data["bot"]):
-            raise ValidationError("give 'level' or 'simulations', not both", "bot")
+        budget = {"level", "simulations", "seconds"} & set(data.get("bot", {}))
+        if len(budget) > 1:
+            raise ValidationError("give one of 'level', 'simulations' or 'seconds'", "bot")
 
 
 class CreateMatchSchema(Schema):

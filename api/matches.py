@@ -26,8 +26,10 @@ from api.match_schemas import (
     StreamQuery,
     SubmitMoveSchema,
 )
-from shared.errors import Unprocessable
+from shared.errors import Unavailable, Unprocessable
+from shared.hints import hint
 from shared.limits import bot_seat_count
+from shared.queue import request_hint
 
 bp = Blueprint("matches", __name__, url_prefix="/v1/matches")
 _IDEMPOTENCY_KEY_MAX = 200
@@ -66,6 +68,22 @@ def join_match(match_id: str) -> tuple[dict[str, Any], int]:
     body = json_body(JoinSchema())
     record, seat, token = service().join(match_id, body.get("seat"), body.get("name"))
     return {"seat": seat, "token": token, "match": service().describe(record, seat)}, 201
+
+
+@bp.get("/<match_id>/hint")
+def suggest_move(match_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
+    """The move the search would play for the caller's seat (asked of a bot worker)."""
+    service().load(match_id)  # an unknown match is a 404 whatever the token, as elsewhere
+    seat = service().authenticate(match_id, bearer_token(), required=True)
+    assert seat is not None  # required=True: no token is a 401
+    broker = settings().broker_url
+    try:
+        return hint(service(), match_id, seat, lambda *args: request_hint(broker, *args)), \
+            200, {}
+    except Unavailable as busy:  # not a server fault: every bot worker is busy; ask again
+        retry = busy.extra["retry_after"]
+        return ({"status": "searching", "detail": busy.detail, "retry_after": retry}, 202,
+                {"Retry-After": str(retry)})
 
 
 @bp.get("/<match_id>/moves")

@@ -1,7 +1,8 @@
 """``make bench``: every quick benchmark in turn, each printing its figures and its command.
 
 Engine random-play rates (one core), ISMCTS simulation rates against playout rates, the
-queue overhead of a bot reply, the searches of a bot-only draft through the real service and
+queue overhead of a bot reply, the searches of a bot-only draft, the bots' answer
+times (plain sources against the compiled build) through the real service and
 tournament throughput (one and two workers) with the reply latency while a tournament runs,
 and the API under load against a bare Flask+Redis baseline.
 Bot strength is slow and has its own target (``make bench-strength``).
@@ -23,6 +24,7 @@ BENCHES = [
     ["bench.bench_tournament", "--random-rounds", "4", "--easy-rounds", "1"],
     ["bench.bench_memory", "--matches", "200", "--finished", "20"],
     ["bench.bench_load", "--seconds", "10"],
+    ["bench.bench_bot_wait", "--waits", "12"],
 ]
 
 

@@ -11,7 +11,9 @@ class SearchBudget:
     """A search level: a number of ISMCTS simulations and a wall-clock cap in seconds.
 
     Counting simulations (not seconds) makes a level the same strength on any machine; the
-    cap only keeps a slow machine from holding a match hostage.
+    cap only keeps a slow machine from holding a match hostage. A time budget is the other
+    way round: ``TIMED_SIMULATIONS`` (a ceiling never reached) and the deadline as its cap,
+    which the search never overruns (it skips an iteration it predicts would end too late).
     """
 
     simulations: int
@@ -31,23 +33,45 @@ LEVELS: dict[str, SearchBudget] = {
     "hard": SearchBudget(simulations=10_000, time_cap=60.0),
 }
 MAX_SIMULATIONS = 20_000
+# A time budget ({"seconds": s}, for tournaments with move deadlines): the search answers
+# within s seconds with the best move found so far. Its simulation count is only a ceiling.
+MIN_SECONDS = 0.1
+MAX_SECONDS = 60.0
+TIMED_SIMULATIONS = 10_000_000
 # Seconds per 1,000 simulations allowed to a custom budget before its cap stops it.
 CUSTOM_CAP_PER_1000 = 6.0
 # The longest any search may run: the worker's task time limit is set just above it.
 LONGEST_CAP = max(max(b.time_cap for b in LEVELS.values()),
-                  MAX_SIMULATIONS / 1000 * CUSTOM_CAP_PER_1000)
+                  MAX_SIMULATIONS / 1000 * CUSTOM_CAP_PER_1000, MAX_SECONDS)
+
+# Hints for people (GET /v1/matches/{id}/hint): a `medium`-sized search with a short cap, one
+# hint per seat per HINT_INTERVAL seconds, the API waiting HINT_WAIT seconds for a worker (less
+# than the interval, so a seat never has two hint searches under way).
+HINT_BUDGET = SearchBudget(simulations=1_000, time_cap=3.0)
+HINT_INTERVAL = 10.0
+HINT_WAIT = 8.0
 
 BOT_KINDS: dict[str, dict[str, object]] = {
     "random": {"description": "Plays a uniformly random legal move.", "levels": []},
     "greedy": {"description": "One ply: the move with the best immediate gain by a simple "
                               "per-game evaluation.", "levels": []},
-    "ismcts": {"description": "Information-set Monte Carlo tree search from its seat's view.",
+    "ismcts": {"description": "Information-set Monte Carlo tree search from its seat's view: "
+                              "a level, a custom number of simulations, or a time budget in "
+                              "seconds (it answers within it with the best move found).",
                "levels": list(LEVELS)},
 }
 
 
-def budget_for(level: str | None, simulations: int | None) -> SearchBudget:
-    """The budget of a level, or a custom one (``simulations`` within ``MAX_SIMULATIONS``)."""
+def budget_for(level: str | None, simulations: int | None,
+               seconds: float | None = None) -> SearchBudget:
+    """The budget of a level, a custom one (``simulations`` within ``MAX_SIMULATIONS``) or a
+    time budget (``seconds`` within ``MIN_SECONDS``-``MAX_SECONDS``): give at most one."""
+    if sum(x is not None for x in (level, simulations, seconds)) > 1:
+        raise ValueError("give one of 'level', 'simulations' or 'seconds'")
+    if seconds is not None:
+        if isinstance(seconds, bool) or not MIN_SECONDS <= seconds <= MAX_SECONDS:
+            raise ValueError(f"seconds must be between {MIN_SECONDS} and {MAX_SECONDS}")
+        return SearchBudget(TIMED_SIMULATIONS, float(seconds))
     if simulations is not None:
         if not 1 <= simulations <= MAX_SIMULATIONS:
             raise ValueError(f"simulations must be between 1 and {MAX_SIMULATIONS}")
@@ -56,7 +80,10 @@ def budget_for(level: str | None, simulations: int | None) -> SearchBudget:
 
 
 def budget_of_bot(bot: dict[str, Any]) -> SearchBudget:
-    """The search budget of a stored bot seat (``level`` or custom ``simulations``)."""
+    """The search budget of a stored bot seat (``level``, custom ``simulations`` or
+    ``seconds``)."""
+    if bot.get("seconds") is not None:
+        return budget_for(None, None, float(bot["seconds"]))
     simulations = bot.get("simulations")
     level = bot.get("level")
     return budget_for(None if level == "custom" else str(level) if level else None,
@@ -71,5 +98,6 @@ def catalogue() -> list[dict[str, object]]:
             entry["levels"] = [{"name": name, "simulations": b.simulations,
                                 "time_cap_seconds": b.time_cap} for name, b in LEVELS.items()]
             entry["max_simulations"] = MAX_SIMULATIONS
+            entry["seconds"] = {"minimum": MIN_SECONDS, "maximum": MAX_SECONDS}
         out.append(entry)
     return out

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 
@@ -34,3 +35,20 @@ class Conflict(ServiceError):
 
 class Unprocessable(ServiceError):
     status = 422
+
+
+class TooManyRequests(ServiceError):
+    """Rate-limited: ``retry_after`` whole seconds, in the body and the ``Retry-After`` header."""
+
+    status = 429
+
+    def __init__(self, detail: str, retry_after: float) -> None:
+        seconds = max(1, math.ceil(retry_after))
+        super().__init__(detail, retry_after=seconds)
+        self.headers = {"Retry-After": str(seconds)}
+
+
+class Unavailable(TooManyRequests):
+    """A dependency (the bot workers) did not answer in time; retry after ``retry_after``."""
+
+    status = 503

@@ -27,11 +27,13 @@ they hold. Conventions (see DESIGN.md):
 
 from __future__ import annotations
 
+import importlib
 import json
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 Move = dict[str, Any]
@@ -89,7 +91,7 @@ class Result:
                 "details": self.details}
 
     @classmethod
-    def from_keys(cls, keys: list[Any], scores: list[float],
+    def from_keys(cls, keys: Sequence[Any], scores: Sequence[float],
                   details: dict[str, Any] | None = None) -> Result:
         """Rank seats by ``keys`` (higher is better; equal keys tie)."""
         ranking = [1 + sum(1 for other in keys if other > key) for key in keys]
@@ -269,6 +271,24 @@ class Game(ABC):
     def playout_policy(self) -> Policy | None:
         """The policy the search plays playouts with (``None``: uniformly random moves)."""
         return self.playout_heuristic() if self.heuristic_playouts else None
+
+    def compiled_modules(self) -> tuple[str, ...]:
+        """Dotted names of this engine's modules that the compiled build compiles with mypyc
+        (``shared.accel``; the worker runs that build when it exists).
+
+        By default every module of the package that defines the game's class except its
+        ``__init__`` (registration glue, not hot), or the defining module itself when the
+        engine is a single module. An engine overrides it to add helper modules or to leave
+        out one that mypyc rejects (``tests/test_accel.py`` builds and checks them all).
+        """
+        # Engines live in shared.games.<engine>: a package, or a single module.
+        engine = ".".join(type(self).__module__.split(".")[:3])
+        module = importlib.import_module(engine)
+        if not hasattr(module, "__path__"):
+            return (engine,)
+        folder = Path(str(module.__file__)).parent
+        return tuple(sorted(f"{engine}.{path.stem}" for path in folder.glob("*.py")
+                            if path.stem != "__init__"))
 
     def greedy_value(self, state: State, seat: int) -> float:
         """A cheap evaluation of ``state`` for ``seat`` (the greedy bot maximises it)."""

@@ -7,19 +7,23 @@ waits behind a tournament's searches (``make run`` starts a worker for each).
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from functools import lru_cache
 
 from celery import Celery
+from celery.exceptions import TimeoutError as CeleryTimeout
 
 BOT_TURN_TASK = "evo.play_bot_turn"
 SWEEP_TASK = "evo.sweep_bot_turns"
+HINT_TASK = "evo.hint"
 BOT_QUEUE = "bots"
 TOURNAMENT_QUEUE = "tournament"
 MATCH_FINISHED_TASK = "evo.match_finished"
 TOURNAMENT_TICK_TASK = "evo.tick_tournament"
 TOURNAMENT_SWEEP_TASK = "evo.sweep_tournaments"
 DEADLINE_SWEEP_TASK = "evo.sweep_deadlines"
+log = logging.getLogger(__name__)
 
 
 def celery_config(broker_url: str) -> dict[str, object]:
@@ -44,6 +48,20 @@ def celery_config(broker_url: str) -> dict[str, object]:
 def _sender(broker_url: str) -> Celery:
     app = Celery("evo-sender")
     app.conf.update(celery_config(broker_url))
+    return app
+
+
+def result_config(broker_url: str) -> dict[str, object]:
+    """Where results go: only the hint task keeps one (``request_hint`` waits for it), for a
+    few minutes. The worker and the hint sender use it; the other senders have no result
+    backend, so sending a task never subscribes to a result nobody reads."""
+    return {"result_backend": broker_url, "result_expires": 300}
+
+
+@lru_cache(maxsize=4)
+def _hint_sender(broker_url: str) -> Celery:
+    app = Celery("evo-hints")
+    app.conf.update({**celery_config(broker_url), **result_config(broker_url)})
     return app
 
 
@@ -73,3 +91,23 @@ def broker_reachable(broker_url: str) -> bool:
         return True
     except Exception:  # any transport error means "not ready"
         return False
+
+
+def request_hint(broker_url: str, match_id: str, seat: int, version: int,
+                 wait: float) -> dict[str, object] | None:
+    """Ask a worker, by task name, for ``seat``'s suggested move at ``version``; wait up to
+    ``wait`` seconds for the answer (``None`` if none came: the task then expires unstarted
+    or its late answer is dropped)."""
+    result = _hint_sender(broker_url).send_task(HINT_TASK, args=[match_id, seat, version],
+                                                queue=BOT_QUEUE, expires=wait,
+                                                ignore_result=False)
+    try:
+        answer = result.get(timeout=wait, propagate=True, disable_sync_subtasks=False)
+    except CeleryTimeout:
+        return None
+    except Exception:  # a failed task: the caller answers 503, never a 500
+        log.exception("hint task failed for match %s seat %s", match_id, seat)
+        return None
+    finally:
+        result.forget()
+    return answer if isinstance(answer, dict) else None

@@ -171,20 +171,22 @@ class MatchService:
                                 f"{', '.join(bot_catalogue.BOT_KINDS)}", field="seats")
         out: dict[str, Any] = {"kind": kind}
         if kind == "ismcts":
-            level, sims = spec.get("level"), spec.get("simulations")
+            level, sims, secs = spec.get("level"), spec.get("simulations"), spec.get("seconds")
             if level is not None and level not in bot_catalogue.LEVELS:
                 raise Unprocessable(f"seat {index}: unknown level {level!r}; known: "
                                     f"{', '.join(bot_catalogue.LEVELS)}", field="seats")
             try:
-                bot_catalogue.budget_for(level, sims)
-            except ValueError as exc:
+                bot_catalogue.budget_for(level, sims, secs)
+            except (TypeError, ValueError) as exc:
                 raise Unprocessable(f"seat {index}: {exc}", field="seats") from None
-            if sims is None:
+            if secs is not None:
+                out.update(level="timed", seconds=float(secs))
+            elif sims is None:
                 out["level"] = level or "medium"
             else:
                 out.update(level="custom", simulations=sims)
-        elif spec.get("level") is not None or spec.get("simulations") is not None:
-            raise Unprocessable(f"seat {index}: bot kind {kind!r} has no levels",
+        elif any(spec.get(key) is not None for key in ("level", "simulations", "seconds")):
+            raise Unprocessable(f"seat {index}: bot kind {kind!r} has no levels or budgets",
                                 field="seats")
         return out
 

@@ -327,6 +327,14 @@ class MatchStore:
     def release_bot_turn(self, match_id: str, seat: int, version: int) -> None:
         self.redis.delete(self._key(match_id, f":lease:{seat}:{version}"))
 
+    def rate_limit(self, key: str, seconds: float) -> float:
+        """0.0 if the caller named ``key`` may go ahead now (a window of ``seconds`` starts),
+        else the seconds left of its current window."""
+        full = f"evo:rate:{key}"
+        if self.redis.set(full, "1", nx=True, px=max(1, int(seconds * 1000))):
+            return 0.0
+        return max(int(self.redis.pttl(full)), 1) / 1000
+
     # -- waiting ----------------------------------------------------------------------------
     def wait_for_change(self, match_id: str, seen_version: int, timeout: float) -> int | None:
         """Block until the match version differs from ``seen_version`` or ``timeout`` passes.

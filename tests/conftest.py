@@ -29,3 +29,15 @@ def redis_client(redis_url: str) -> Iterator[redis.Redis]:
     client.flushdb()
     yield client
     client.close()
+
+
+@pytest.fixture(scope="session")
+def compiled_build() -> Path:
+    """The compiled build of the current sources (``shared/accel.py``), which the worker runs.
+
+    ``make test`` builds it before pytest starts; this builds it if missing (about a minute),
+    so the integration worker and ``tests/test_accel.py`` always test the build.
+    """
+    from shared import accel
+
+    return accel.build()

@@ -1,4 +1,4 @@
-"""The mypyc build of the strength bench (``bench/accel.py``) plays exactly the sources' moves."""
+"""The compiled build (``shared/accel.py``) plays exactly the sources' moves, in every game."""
 
 from __future__ import annotations
 
@@ -8,26 +8,42 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bench import accel
+from shared import accel
+from shared.games import all_games
 
 ROOT = Path(__file__).resolve().parents[1]
-CHECK = ["bench.accel_check", "--matches", "120", "--searches", "2", "--simulations", "200"]
+CHECK = ["bench.accel_check", "--matches", "60", "--searches", "2", "--simulations", "150"]
 
 
-def _run(*args: str) -> dict[str, object]:
-    done = subprocess.run([sys.executable, "-m", *args], cwd=ROOT, capture_output=True,
-                          text=True, timeout=600)
+def _run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", *args], cwd=ROOT, capture_output=True,
+                          text=True, timeout=600, env=env)
+
+
+def _check(*args: str) -> dict[str, object]:
+    done = _run(*args)
     assert done.returncode == 0, done.stderr[-3000:]
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def test_compiled_build_plays_the_same_moves_as_the_sources(tmp_path: Path) -> None:
-    plain = _run(*CHECK)
-    compiled = _run("bench.accel", "--dir", str(tmp_path), *CHECK)
+def test_every_game_declares_modules_the_build_compiles() -> None:
+    wanted = accel.modules_to_compile()
+    assert set(accel.CORE_MODULES) <= set(wanted)
+    for game in all_games():
+        assert game.compiled_modules(), f"{game.id} compiles nothing"
+        assert set(game.compiled_modules()) <= set(wanted)
+
+
+def test_compiled_build_plays_the_same_moves_as_the_sources(compiled_build: Path) -> None:
+    plain = _check(*CHECK)
+    compiled = _check("bench.accel", *CHECK)
     assert plain["compiled"] == []
-    # Every listed module really ran compiled, so equal digests are not two plain runs.
-    assert len(compiled["compiled"]) == len(accel.COMPILED)
-    assert compiled["digest"] == plain["digest"]
+    # Every module of the build's list really ran compiled, so equal digests are not two
+    # plain runs; the list covers every registered game.
+    manifest = json.loads((compiled_build / accel.MANIFEST).read_text())
+    assert sorted(compiled["compiled"]) == sorted(manifest) == sorted(accel.modules_to_compile())
+    assert set(plain["games"]) == {game.id for game in all_games()}
+    assert compiled["games"] == plain["games"]
 
 
 def test_any_source_edit_gives_a_new_build(tmp_path: Path) -> None:
@@ -46,10 +62,50 @@ def test_any_source_edit_gives_a_new_build(tmp_path: Path) -> None:
 
 def test_a_failed_build_says_how_to_run_plain_and_leaves_no_build(tmp_path: Path) -> None:
     env = {**os.environ, "CC": "false"}  # a C compiler that always fails
-    done = subprocess.run([sys.executable, "-m", "bench.accel", "--dir", str(tmp_path),
-                           "bench.accel_check"], cwd=ROOT, capture_output=True, text=True,
-                          timeout=600, env=env)
+    done = _run("bench.accel", "--dir", str(tmp_path), "bench.accel_check", env=env)
     assert done.returncode == 1
     assert "the mypyc build failed" in done.stderr
     assert "python -m bench.accel_check" in done.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+def test_without_a_build_the_plain_sources_run_with_one_line(tmp_path: Path) -> None:
+    code = ("import json, sys; from pathlib import Path; from shared import accel; "
+            f"a = accel.activate(base=Path({str(tmp_path)!r})); "
+            "from worker.search import ismcts; "
+            "print(json.dumps([a.build is None, a.message, ismcts.__file__]))")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    unbuilt, message, search_file = json.loads(done.stdout)
+    assert unbuilt and search_file.endswith(".py")
+    assert "running the plain sources" in message and str(tmp_path) in message
+
+
+def test_a_build_that_does_not_load_is_undone(tmp_path: Path) -> None:
+    # A manifest naming a module the build did not compile: activation must not half-apply.
+    target = accel.build_dir(ROOT, tmp_path)
+    target.mkdir(parents=True)
+    (target / accel.MANIFEST).write_text(json.dumps(["shared.rng"]))
+    code = ("import json, sys; from pathlib import Path; from shared import accel; "
+            f"a = accel.activate(base=Path({str(tmp_path)!r})); "
+            "from shared import rng; "
+            "print(json.dumps([a.build is None, a.message, rng.__file__, sys.path[0]]))")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    undone, message, rng_file, first_path = json.loads(done.stdout)
+    assert undone and "did not load" in message
+    assert rng_file == str(ROOT / "shared" / "rng.py")
+    assert first_path != str(target)
+
+
+def test_the_switch_turns_the_build_off(compiled_build: Path) -> None:
+    code = ("import json; from shared import accel; a = accel.activate(); "
+            "from worker.search import ismcts; "
+            "print(json.dumps([a.build is None, a.message, ismcts.__file__]))")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120, env={**os.environ, accel.SWITCH: "0"})
+    assert done.returncode == 0, done.stderr
+    off, message, search_file = json.loads(done.stdout)
+    assert off and "off" in message and search_file.endswith(".py")

@@ -2,15 +2,25 @@
 
 from __future__ import annotations
 
-from celery import Celery
+import logging
+from typing import Any
 
+from celery import Celery, signals
+
+from shared import accel
 from shared.config import Settings
-from shared.queue import DEADLINE_SWEEP_TASK, SWEEP_TASK, TOURNAMENT_SWEEP_TASK, celery_config
+from shared.queue import (
+    DEADLINE_SWEEP_TASK,
+    SWEEP_TASK,
+    TOURNAMENT_SWEEP_TASK,
+    celery_config,
+    result_config,
+)
 from worker.logs import quiet_routine_task
 
 settings = Settings.from_env()
 app = Celery("evo-worker", include=["worker.tasks"])
-app.conf.update(celery_config(settings.broker_url))
+app.conf.update({**celery_config(settings.broker_url), **result_config(settings.broker_url)})
 app.conf.beat_schedule = {
     "sweep-bot-turns": {"task": SWEEP_TASK, "schedule": max(1.0, settings.bot_stale_after / 2)},
     "sweep-deadlines": {"task": DEADLINE_SWEEP_TASK, "schedule": 1.0},
@@ -19,3 +29,25 @@ app.conf.beat_schedule = {
 # The sweeps run every few seconds; see worker.logs.
 for routine in (SWEEP_TASK, DEADLINE_SWEEP_TASK, TOURNAMENT_SWEEP_TASK):
     quiet_routine_task(routine)
+
+
+@signals.import_modules.connect
+def _run_the_compiled_build(**_: Any) -> None:
+    """A worker runs the compiled engines and search when they are built for these sources.
+
+    Celery sends this as the worker starts, before it imports the tasks and so any engine;
+    a plain import of this module (tests, the API) leaves the import path alone.
+    """
+    if not _activation:
+        _activation.append(accel.activate())
+
+
+@signals.worker_ready.connect
+def _log_the_build(**_: Any) -> None:
+    # Logged here, once the worker's logging is set up (it is not yet at import time).
+    for activation in _activation:
+        (log.info if activation.build else log.warning)(activation.message)
+
+
+_activation: list[accel.Activation] = []
+log = logging.getLogger(__name__)

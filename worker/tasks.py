@@ -9,17 +9,18 @@ from redis.exceptions import RedisError
 
 from shared import services, stats
 from shared.accounts import parse_networks
-from shared.bot_catalogue import LONGEST_CAP
+from shared.bot_catalogue import HINT_BUDGET, LONGEST_CAP
 from shared.config import Settings
 from shared.queue import (
     BOT_TURN_TASK,
     DEADLINE_SWEEP_TASK,
+    HINT_TASK,
     MATCH_FINISHED_TASK,
     SWEEP_TASK,
     TOURNAMENT_SWEEP_TASK,
     TOURNAMENT_TICK_TASK,
 )
-from worker import deadlines, turns
+from worker import deadlines, hints, turns
 from worker.celery_app import app, settings
 from worker.webhooks import WebhookPolicy
 
@@ -77,3 +78,11 @@ def sweep_tournaments() -> int:
     for tournament_id in running:
         _services().tournaments.tick(tournament_id)
     return len(running)
+
+
+# A hint keeps its result (the API waits for it); nobody retries a lost one, the person asks
+# again, so no late acknowledgement.
+@app.task(name=HINT_TASK, ignore_result=False, acks_late=False,
+          soft_time_limit=HINT_BUDGET.time_cap + 15, time_limit=HINT_BUDGET.time_cap + 30)
+def hint(match_id: str, seat: int, version: int) -> dict[str, object]:
+    return hints.suggest(_services().matches, match_id, seat, version)

@@ -439,12 +439,12 @@ class SavannaState(State):
         return view
 
     def clone(self) -> SavannaState:
-        twin = SavannaState.__new__(SavannaState)
-        twin.num_players = self.num_players
+        # The constructor, not ``__new__``: the engine must stay compilable by mypyc
+        # (shared/accel.py), whose native classes cannot skip ``__init__``.
+        twin = SavannaState(self.num_players, self.deck[:])
         twin.phase = self.phase
         twin.step = self.step
         twin.over = self.over
-        twin.deck = self.deck[:]
         twin.hands = [h[:] for h in self.hands]
         twin.pending = self.pending[:]
         twin.revealed = self.revealed[:]
@@ -499,6 +499,10 @@ class SavannaGame(Game):
         from shared.games.savanna_policy import savanna_policy  # a candidate, not registered
 
         return savanna_policy  # type: ignore[return-value]
+
+    def compiled_modules(self) -> tuple[str, ...]:
+        # A single-module engine: its scoring runs at the end of every playout too.
+        return ("shared.games.savanna", "shared.games.savanna_scoring")
 
     def new_state(self, players: int, options: dict[str, Any], rng: random.Random) -> State:
         if not self.min_players <= players <= self.max_players:
@@ -571,8 +575,8 @@ class SavannaGame(Game):
 
     def _sample(self, plan: _SamplingPlan, rng: random.Random) -> SavannaState:
         state = plan.template.clone()
-        for s, cards, has_picked in plan.known:
-            self._fill(state, s, list(cards), has_picked, rng)
+        for s, held, has_picked in plan.known:
+            self._fill(state, s, list(held), has_picked, rng)
         unknown = list(plan.unknown)
         for i in range(len(unknown) - 1, max(len(unknown) - 1 - plan.needed, 0), -1):
             j = rng.randrange(i + 1)

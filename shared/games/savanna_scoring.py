@@ -207,7 +207,7 @@ def gazelle_bonus(counts: list[int]) -> list[int]:
     return bonus
 
 
-def score_all(grids: list[Grid]) -> tuple[list[int], list[dict[str, int]], list[SavannaScore]]:
+def score_all(grids: Sequence[Grid]) -> tuple[list[int], list[dict[str, int]], list[SavannaScore]]:
     """Totals and per-type breakdowns (``gazelle_bonus`` included) of every savanna."""
     scores = [score_savanna(normalise(g)) for g in grids]
     bonus = gazelle_bonus([s.gazelles for s in scores])

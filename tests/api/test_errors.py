@@ -127,6 +127,11 @@ def test_join_and_move_bodies_must_be_json_too(client: FlaskClient,
                                    {"kind": "human"}]}, "seats"),
     ({"game": "savanna", "seats": [{"kind": "bot", "bot": {"kind": "random", "x": 1}},
                                    {"kind": "human"}]}, "seats"),
+    *[({"game": "savanna", "seats": [{"kind": "bot", "bot": bot}, {"kind": "human"}]}, "seats")
+      for bot in ({"kind": "ismcts", "seconds": 0}, {"kind": "ismcts", "seconds": 61},
+                  {"kind": "ismcts", "seconds": "2"}, {"kind": "ismcts", "seconds": True},
+                  {"kind": "ismcts", "seconds": 2, "level": "easy"},
+                  {"kind": "ismcts", "seconds": 2, "simulations": 100})],
 ])
 def test_an_invalid_create_body_is_a_422_naming_the_field(client: FlaskClient,
                                                           body: dict[str, Any],

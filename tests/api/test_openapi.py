@@ -169,6 +169,13 @@ def test_request_schemas_reject_what_the_api_rejects() -> None:
                                                               "bot": {"kind": "random"}}]})
     assert not create.is_valid({"game": "savanna", "seats": [
         {"kind": "bot", "bot": {"kind": "ismcts", "level": "easy", "simulations": 5}}]})
+    assert create.is_valid({"game": "savanna", "seats": [
+        {"kind": "bot", "bot": {"kind": "ismcts", "seconds": 2.5}}, {"kind": "human"}]})
+    for bot in ({"kind": "ismcts", "seconds": 2.5, "level": "easy"},
+                {"kind": "ismcts", "seconds": 2.5, "simulations": 5},
+                {"kind": "ismcts", "seconds": 0.05}, {"kind": "ismcts", "seconds": "2"}):
+        assert not create.is_valid({"game": "savanna", "seats": [{"kind": "bot", "bot": bot},
+                                                                 {"kind": "human"}]})
     assert submit.is_valid({"version": 2, "move": {"type": "pick", "card": "zebra"}})
     assert submit.is_valid({"version": 2, "move": {"type": "place", "row": 0, "col": 1}})
     assert submit.is_valid({"version": 2, "move_id": "pick:zebra"})
@@ -247,6 +254,8 @@ def test_catalogue(client: FlaskClient) -> None:
     check(response, "/v1/games/{game_id}", "GET")
     bots = check(client.get("/v1/bots"), "/v1/bots", "GET")["bots"]
     assert {bot["kind"] for bot in bots} == {"random", "greedy", "ismcts"}
+    search = next(bot for bot in bots if bot["kind"] == "ismcts")
+    assert search["seconds"] == {"minimum": 0.1, "maximum": 60.0}
 
 
 def _first_open_sse_events(client: FlaskClient, url: str, count: int,
@@ -393,6 +402,10 @@ def test_bot_seats_and_create_errors_follow_the_contract(client: FlaskClient) ->
     body = check(created, "/v1/matches", "POST")
     assert body["status"] == "running"
     assert body["seats"][1]["bot"] == {"kind": "ismcts", "level": "custom", "simulations": 50}
+    timed = check(client.post("/v1/matches", json={"game": "savanna", "seats": [
+        {"kind": "human"}, {"kind": "bot", "bot": {"kind": "ismcts", "seconds": 2.5}}]}),
+        "/v1/matches", "POST")
+    assert timed["seats"][1]["bot"] == {"kind": "ismcts", "level": "timed", "seconds": 2.5}
     # Bots' moves as the worker submits them (no worker runs here): their log entries have
     # `bot`, the second one carried over from a search at the version before.
     service = client.application.extensions["evo.service"]
@@ -410,6 +423,9 @@ def test_bot_seats_and_create_errors_follow_the_contract(client: FlaskClient) ->
                          "seats": [{"kind": "human"}] * 2}, "options"),
                        ({"game": "savanna", "seats": [
                            {"kind": "bot", "bot": {"kind": "random", "level": "easy"}},
+                           {"kind": "human"}]}, "seats"),
+                       ({"game": "savanna", "seats": [
+                           {"kind": "bot", "bot": {"kind": "greedy", "seconds": 2}},
                            {"kind": "human"}]}, "seats")):
         response = client.post("/v1/matches", json=bad)
         assert response.status_code == 422, bad

@@ -90,7 +90,8 @@ def api_url(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterato
 
 
 @pytest.fixture(scope="session")
-def worker(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Worker]:
+def worker(redis_url: str, tmp_path_factory: pytest.TempPathFactory,
+           compiled_build: Path) -> Iterator[Worker]:
     running = Worker(redis_url, tmp_path_factory.mktemp("worker"))
     running.start()
     try:

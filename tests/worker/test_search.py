@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from shared.bot_catalogue import MAX_SECONDS, TIMED_SIMULATIONS, budget_for, budget_of_bot
 from shared.protocol import Game, Result, State, View
 from tests.worker.toygame import TOY, ToyGame, ToyState
 from worker.search import LEVELS, MAX_SIMULATIONS, SearchBudget, search_move
@@ -127,6 +128,48 @@ def test_time_cap_stops_early_with_a_legal_move() -> None:
     move = _search(state, 1, budget=SearchBudget(MAX_SIMULATIONS * 50, 0.05), stats=stats)
     assert stats["stopped"] == "time" and 1 <= stats["iterations"] < MAX_SIMULATIONS * 50
     assert move in state.legal_moves(1)
+
+
+class SteppingClock:
+    """A clock that advances by the next of ``steps`` (cycled) at each reading."""
+
+    def __init__(self, steps: list[float]) -> None:
+        self.now, self.steps, self.readings = 0.0, steps, 0
+
+    def __call__(self) -> float:
+        self.now += self.steps[self.readings % len(self.steps)]
+        self.readings += 1
+        return self.now
+
+
+@pytest.mark.parametrize("steps", [[0.01], [0.004, 0.02, 0.007], [0.3]])
+def test_a_time_budget_is_answered_inside_its_deadline(steps: list[float]) -> None:
+    # The search reads the clock once per iteration: each reading stands for the iteration
+    # just run taking that long. It must stop before the one that would end too late.
+    state = TOY.new_state(4, {}, random.Random(2))
+    budget = budget_for(None, None, 0.25)
+    clock = SteppingClock(steps)
+    stats: dict[str, Any] = {}
+    move = search_move(TOY, state.view(1), 1, budget, random.Random(0), stats, clock=clock)
+    assert move in state.legal_moves(1)
+    assert stats["stopped"] == "time" and stats["iterations"] >= 1
+    if max(steps) <= budget.time_cap / 4:  # steady enough to predict: never overruns
+        assert stats["elapsed"] <= budget.time_cap + 1e-9  # float sums of the steps
+        assert stats["elapsed"] > budget.time_cap - 3 * max(steps)  # and uses the time given
+    else:  # an iteration longer than the budget: one iteration, then the answer
+        assert stats["iterations"] == 1
+
+
+def test_time_budgets_are_validated_and_stored() -> None:
+    timed = budget_of_bot({"kind": "ismcts", "level": "timed", "seconds": 2.5})
+    assert timed.time_cap == 2.5 and timed.simulations == TIMED_SIMULATIONS
+    for bad in (0.0, MAX_SECONDS + 1, True):
+        with pytest.raises(ValueError):
+            budget_for(None, None, bad)
+    with pytest.raises(ValueError, match="one of"):
+        budget_for("easy", None, 1.0)
+    with pytest.raises(ValueError, match="one of"):
+        budget_for(None, 100, 1.0)
 
 
 def test_forced_move_needs_no_search() -> None:

@@ -32,6 +32,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 from typing import Any
 
 from shared.protocol import Game, Move, Result, View
@@ -82,20 +83,24 @@ def rewards(result: Result) -> list[float]:
 
 def search_move(game: Game, view: View, seat: int, budget: SearchBudget, rng: random.Random,
                 stats: dict[str, Any] | None = None, policy: Policy | None = None,
-                exploration: float = EXPLORATION, stop_when_decided: bool = True) -> Move:
+                exploration: float = EXPLORATION, stop_when_decided: bool = True,
+                clock: Callable[[], float] = time.perf_counter) -> Move:
     """The move ISMCTS chooses for ``seat`` knowing only ``view``.
 
-    Runs ``budget.simulations`` iterations or stops at the first iteration boundary after
-    ``budget.time_cap`` seconds, whichever comes first, and returns the most visited root
-    move (a canonical legal move of ``seat``). Deterministic for a given ``rng`` state unless
-    the time cap cuts the search. Errors propagate (the caller falls back to a random move).
+    Runs ``budget.simulations`` iterations or stops before the first iteration that would
+    end after ``budget.time_cap`` seconds (predicted from the mean iteration so far),
+    whichever comes first, and returns the most visited root move (a canonical legal move
+    of ``seat``): a time budget gets the best move found within it. Deterministic for a
+    given ``rng`` state unless the time cap cuts the search. Errors propagate (the caller
+    falls back to a random move).
     Unless ``stop_when_decided`` is false, it stops early, with the same move, once no other
     root move can overtake the most visited one in the iterations left (``_decided``).
     ``stats``, if given, is filled with ``iterations``, ``elapsed``, ``stopped`` ("budget",
-    "decided", "time" or "forced") and per-move ``visits`` and mean ``values``.
+    "decided", "time" or "forced") and per-move ``visits`` and mean ``values``. ``clock``
+    (seconds) is the time source, for tests.
     """
     play = policy or policy_for(game)
-    start = time.perf_counter()
+    start = clock()
     deadline = start + budget.time_cap
     draw = game.sampler(view, seat)
     sample = draw(rng)
@@ -118,7 +123,10 @@ def search_move(game: Game, view: View, seat: int, budget: SearchBudget, rng: ra
         simulations = budget.simulations
         while iterations < simulations:
             if state is None:
-                if time.perf_counter() > deadline:
+                # Stop before an iteration predicted (from the mean so far) to end past the
+                # deadline: a time budget is answered inside it with the best move so far.
+                now = clock()
+                if now + (now - start) / iterations > deadline:
                     stopped = "time"
                     break
                 if stop_when_decided and iterations % DECIDED_CHECK_EVERY == 0 and _decided(
@@ -131,7 +139,7 @@ def search_move(game: Game, view: View, seat: int, budget: SearchBudget, rng: ra
             iterations += 1
     if stats is not None:
         stats.update(
-            iterations=iterations, elapsed=time.perf_counter() - start, stopped=stopped,
+            iterations=iterations, elapsed=clock() - start, stopped=stopped,
             visits={key: root.children[key].visits for key in root_moves if key in root.children},
             values={key: root.children[key].total / root.children[key].visits
                     for key in root_moves if key in root.children},

@@ -66,7 +66,7 @@ def beats(rank: int, total: int, best_rank: int, best_total: int) -> bool:
 
 def _variants(cards: list[int]) -> list[tuple[int, int]]:
     """``(card, colour)`` with each joker once per colour it may be named (D-4.5)."""
-    out = []
+    out: list[tuple[int, int]] = []
     for c in cards:
         if c in JOKERS:
             out.extend((c, col) for col in range(len(COLOURS)))

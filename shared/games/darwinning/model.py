@@ -55,8 +55,10 @@ class Board:
         self.bites = 0
 
     def copy(self) -> Board:
-        new = Board.__new__(Board)
-        new.species, new.position, new.population = self.species, self.position, self.population
+        # The constructor, not ``__new__``: the engine must stay compilable by mypyc
+        # (shared/accel.py), whose native classes cannot skip ``__init__``.
+        new = Board(self.species)
+        new.position, new.population = self.position, self.population
         new.slots = list(self.slots)
         new.adapted, new.chain, new.eggs = list(self.adapted), list(self.chain), list(self.eggs)
         new.stolen, new.bites = self.stolen, self.bites

@@ -1,0 +1,33 @@
+"""The worker's side of a hint: the move the search suggests for a seat, from its view alone."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+from shared.bot_catalogue import HINT_BUDGET
+from shared.games import get_game
+from shared.service import MatchService
+from worker.search import search_move
+
+
+def suggest(service: MatchService, match_id: str, seat: int, version: int) -> dict[str, Any]:
+    """The search's move for ``seat`` at ``version`` and its estimate, or ``{"error":
+    "stale"}`` when the match is no longer there (the API then answers 409)."""
+    record = service.store.load(match_id)
+    if (record is None or record.version != version or record.status != "running"
+            or seat not in record.to_move):
+        return {"error": "stale"}
+    game = get_game(record.game)
+    state = game.state_from_json(json.loads(record.state))
+    stats: dict[str, Any] = {}
+    # A seat's view only, as for a bot (the hint must not know what the seat does not);
+    # seeded by the version (the same answer again unless the time cap cut the search).
+    move = search_move(game, state.view(seat), seat, HINT_BUDGET,
+                       random.Random(f"hint:{record.seed}:{version}:{seat}"), stats)
+    value = stats["values"].get(state.observe_move(seat, move, seat))
+    return {"version": version, "seat": seat, "move": move, "move_id": state.move_id(move),
+            "label": state.move_label(move),
+            "win_estimate": None if value is None else round(value, 3),
+            "simulations": stats["iterations"], "think_seconds": round(stats["elapsed"], 3)}
