@@ -23,7 +23,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from shared import bot_catalogue
+from shared import bot_catalogue, carryover
 from shared.account_store import AccountStore
 from shared.errors import Conflict, Forbidden, NotFound, Unauthorized, Unprocessable
 from shared.games import get_game
@@ -304,14 +304,21 @@ class MatchService:
         if record.status in ENDED:
             ended = "over" if record.status == "finished" else record.status
             raise Conflict(f"the match is {ended}", version=record.version)
+        game = get_game(record.game)
+        state = game.state_from_json(json.loads(record.state))
+        applied_at = expected_version
         if expected_version != record.version:
-            raise Conflict(f"stale version {expected_version}: the match is at version "
-                           f"{record.version}; read it again", version=record.version)
+            # A person's move quoting an older version still answers the question it was
+            # asked if nothing since is visible to its seat (a simultaneous step): apply it
+            # at the current version rather than refuse it (shared.carryover decides).
+            if bot is not None or timeout is not None or not self._quote_holds(
+                    record, game, state, seat, expected_version):
+                raise Conflict(f"stale version {expected_version}: the match is at version "
+                               f"{record.version}; read it again", version=record.version)
+            applied_at = record.version
         problem = move_shape_problem(move)
         if problem is not None:  # no engine ever sees a move of the wrong shape
             raise Unprocessable(f"malformed move: {problem}", version=record.version)
-        game = get_game(record.game)
-        state = game.state_from_json(json.loads(record.state))
         try:
             canonical = state.find_move(seat, move)
             rng = _rng_from(record)
@@ -330,14 +337,14 @@ class MatchService:
             entry["bot"] = bot
         if timeout is not None:
             entry["timeout"] = timeout
-        answer = {"version": record.version, "status": record.status,
-                  "to_move": record.to_move, "move": canonical, "label": label,
-                  "events": redact(entry, seat)["events"]}
+        answer = {"version": record.version, "applied_at": applied_at,
+                  "status": record.status, "to_move": record.to_move, "move": canonical,
+                  "label": label, "events": redact(entry, seat)["events"]}
         idem = None
         if idempotency_key is not None:
             idem = (idempotency_key, {"fingerprint": fingerprint, "answer": answer},
                     self.idempotency_ttl)
-        if not self.store.commit(record, expected_version, [entry], idempotency=idem):
+        if not self.store.commit(record, applied_at, [entry], idempotency=idem):
             if idempotency_key is not None:
                 earlier = self._earlier_answer(match_id, idempotency_key, fingerprint)
                 if earlier is not None:
@@ -349,6 +356,28 @@ class MatchService:
                 record.tournament or record.rated):
             self.on_finish(record.id)
         return answer
+
+    def _quote_holds(self, record: MatchRecord, game: Game, state: State, seat: int,
+                     quoted: int) -> bool:
+        """Whether ``seat``'s question at version ``quoted`` is still its question now."""
+        if not 1 <= quoted < record.version or record.version - quoted >= len(record.seats):
+            return False  # each move since must be a different seat's: at most players - 1
+        # Version v's log entry is at index v - 2 (the match starts at version 1).
+        entries = self.store.log(record.id, quoted - 1, record.version - 2)
+        if any("move" not in e or e.get("seat") == seat for e in entries):
+            return False  # cheap refusals first: a join, an end, this seat's own move
+        earlier = self.state_at(record, game, quoted)
+        question = carryover.ask(earlier, seat, quoted)
+        return carryover.still_open(question, seat, state, record.version, entries)
+
+    def state_at(self, record: MatchRecord, game: Game, version: int) -> State:
+        """The match's state at ``version``, replayed from its seed and logged moves."""
+        rng = random.Random(record.seed)
+        state = game.new_state(len(record.seats), record.options, rng)
+        for entry in self.store.log(record.id, 0, version - 2) if version >= 2 else []:
+            if "move" in entry:
+                state.apply(entry["seat"], entry["move"], rng)
+        return state
 
     def _earlier_answer(self, match_id: str, key: str, fingerprint: str
                         ) -> dict[str, Any] | None:
