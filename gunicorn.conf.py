@@ -7,4 +7,6 @@ worker_class = "gthread"
 threads = int(os.environ.get("GUNICORN_THREADS", 32))
 timeout = 120  # an SSE stream may idle between keep-alives; gthread keeps the worker alive
 graceful_timeout = 10
+# Keep a person's connection open while they think between moves (gthread holds idle ones).
+keepalive = int(os.environ.get("GUNICORN_KEEPALIVE", 75))
 accesslog = "-"
