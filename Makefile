@@ -4,6 +4,9 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 PYTEST_WORKERS ?= 2
+# Node packages of the tests (a real EventSource, the TypeScript client generator): pinned in
+# tests/js/package.json and its lock file, installed with `npm ci`.
+NODE_STAMP := tests/js/node_modules/.installed-stamp
 
 .PHONY: install run test lint bench bench-strength openapi clean
 
@@ -12,12 +15,16 @@ $(STAMP): requirements.txt requirements-dev.txt constraints.txt
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt -c constraints.txt
 	touch $(STAMP)
 
-install: $(STAMP)
+$(NODE_STAMP): tests/js/package.json tests/js/package-lock.json
+	npm ci --prefix tests/js --no-audit --no-fund --loglevel=error
+	touch $(NODE_STAMP)
+
+install: $(STAMP) $(NODE_STAMP)
 
 run: $(STAMP)
 	$(BIN)/python -m scripts.run
 
-test: $(STAMP)
+test: $(STAMP) $(NODE_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadgroup
 

@@ -110,8 +110,10 @@ def stream(match_id: str) -> Response:
     args = query(StreamQuery())
     record = service().load(match_id)
     seat = service().authenticate(match_id, bearer_token(), required=False)
+    # A reconnecting EventSource repeats the URL (and its ``since``) with Last-Event-ID: the
+    # header is the newer news, so it wins.
     last_id = request.headers.get("Last-Event-ID", "")
-    since = args.get("since", int(last_id) if last_id.isascii() and last_id.isdigit() else None)
+    since = int(last_id) if last_id.isascii() and last_id.isdigit() else args.get("since")
     if record.status in ENDED and since is not None and since >= record.version:
         return Response(status=204)
     store = service().store
