@@ -22,6 +22,7 @@ from api.match_schemas import (
     CreateMatchSchema,
     EventsQuery,
     JoinSchema,
+    ListMatchesQuery,
     ReadMatchQuery,
     StreamQuery,
     SubmitMoveSchema,
@@ -48,6 +49,15 @@ def create_match() -> tuple[dict[str, Any], int, dict[str, str]]:
     out = service().describe(record, None)
     out["tokens"] = [{"seat": seat, "token": token} for seat, token in sorted(tokens.items())]
     return out, 201, {"Location": f"/v1/matches/{record.id}"}
+
+
+@bp.get("")
+def list_matches() -> dict[str, Any]:
+    """Matches that are not over, most recently changed first (the lobby)."""
+    args = query(ListMatchesQuery())
+    listed = service().list_matches(args.get("status"), args.get("game"), args.get("open"),
+                                    args["limit"])
+    return {"matches": listed}
 
 
 @bp.get("/<match_id>")

@@ -32,6 +32,7 @@ from shared.protocol import Game, IllegalMove, NotYourTurn, State
 from shared.store import ENDED, MatchRecord, MatchStore, hash_secret
 
 Enqueue = Callable[[str, int, int], None]
+LIST_SCAN = 500  # the latest matches not over that a listing looks through
 OnFinish = Callable[[str], None]
 
 
@@ -230,6 +231,27 @@ class MatchService:
             "rated": record.rated, "tournament": record.tournament,
             "forfeited": record.forfeited,
         }
+
+    def list_matches(self, status: str | None, game: str | None, open_seat: bool | None,
+                     limit: int) -> list[dict[str, Any]]:
+        """Summaries of matches not over (``status``/``game``/``open_seat`` filter them), the
+        most recently changed first; at most ``limit``, among the latest few hundred."""
+        out = []
+        for record in self.store.active_records(LIST_SCAN):
+            seats = [_public_seat(s) for s in record.seats]
+            has_open = any(not s["joined"] for s in seats)
+            if ((status is not None and record.status != status)
+                    or (game is not None and record.game != game)
+                    or (open_seat is not None and has_open != open_seat)):
+                continue
+            out.append({"id": record.id, "game": record.game, "status": record.status,
+                        "version": record.version, "seats": seats, "to_move": record.to_move,
+                        "open_seats": [s["seat"] for s in seats if not s["joined"]],
+                        "tournament": record.tournament, "created_at": record.created_at,
+                        "updated_at": record.updated_at})
+            if len(out) == limit:
+                break
+        return out
 
     def legal_moves(self, record: MatchRecord, seat: int) -> list[dict[str, Any]]:
         if record.status != "running" or seat not in record.to_move:

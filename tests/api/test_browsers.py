@@ -158,3 +158,22 @@ def test_stream_replays_every_version_once_redacted_then_ends(client: FlaskClien
     assert all("move" in e["data"]["entry"] for e in rest[:-1])  # over: nothing is secret
     done = client.get(url, headers={"Last-Event-ID": str(final)})
     assert done.status_code == 204
+
+
+def test_the_lobby_lists_matches_not_over(client: FlaskClient) -> None:
+    from tests.api.test_openapi import check
+
+    waiting = client.post("/v1/matches", json={"game": "savanna", "seats": [
+        {"kind": "human"}, {"kind": "open"}]}).get_json()
+    running, _ = new_match(client)
+    listed = check(client.get("/v1/matches?limit=100"), "/v1/matches", "GET")["matches"]
+    ids = [m["id"] for m in listed]
+    assert ids.index(running) < ids.index(waiting["id"])  # the latest change first
+    open_only = client.get("/v1/matches?open=true&limit=100").get_json()["matches"]
+    assert waiting["id"] in [m["id"] for m in open_only]
+    assert running not in [m["id"] for m in open_only]
+    assert all(m["open_seats"] for m in open_only)
+    by_status = client.get("/v1/matches?status=running&game=savanna").get_json()["matches"]
+    assert by_status and all(m["status"] == "running" for m in by_status)
+    assert client.get("/v1/matches?status=finished").status_code == 422
+    assert "token" not in json.dumps(listed)
