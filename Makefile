@@ -8,7 +8,7 @@ PYTEST_WORKERS ?= 2
 # tests/js/package.json and its lock file, installed with `npm ci`.
 NODE_STAMP := tests/js/node_modules/.installed-stamp
 
-.PHONY: install run test lint bench bench-strength openapi clean
+.PHONY: install run test lint bench bench-strength openapi clean chromium
 
 $(STAMP): requirements.txt requirements-dev.txt constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -21,10 +21,14 @@ $(NODE_STAMP): tests/js/package.json tests/js/package-lock.json
 
 install: $(STAMP) $(NODE_STAMP)
 
+# Debian's chromium for the browser test (apt-get, only if missing).
+chromium:
+	bash scripts/install_chromium.sh
+
 run: $(STAMP)
 	$(BIN)/python -m scripts.run
 
-test: $(STAMP) $(NODE_STAMP)
+test: $(STAMP) $(NODE_STAMP) chromium
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadgroup
 

@@ -19,11 +19,11 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.extensions["evo.accounts"] = built.accounts
     app.extensions["evo.tournaments"] = built.tournaments
 
-    from api import accounts, docs, errors, games, guards, health, matches, tournaments, web
+    from api import accounts, docs, errors, games, guards, health, matches, pages, tournaments, web
 
     errors.register(app)
     guards.register(app)
     web.register(app)
-    for module in (health, docs, games, matches, accounts, tournaments):
+    for module in (health, docs, pages, games, matches, accounts, tournaments):
         app.register_blueprint(module.bp)
     return app
