@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import os
 import shutil
+import threading
 from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -94,3 +96,88 @@ def test_a_person_plays_a_whole_savanna_match_against_a_bot(
     if SCREENSHOT:
         Path(SCREENSHOT).parent.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=SCREENSHOT, full_page=True)
+
+
+def test_a_spectator_watches_bots_and_any_game_has_a_board(
+        page: Page, api_url: str, client: Client, worker: Worker) -> None:
+    created = client.create({"game": "evolution", "seats": [
+        {"kind": "bot", "bot": {"kind": "random"}}, {"kind": "bot", "bot": {"kind": "random"}}]})
+    page.goto(f"{api_url}/play/{created['id']}")
+    expect(page.locator(".player")).to_have_count(2, timeout=10_000)  # the game's renderer
+    expect(page.locator("#moves-card")).to_be_hidden()  # a spectator holds no seat
+    # A game without a renderer of its own gets the generic board, drawn from the view JSON.
+    page.route("**/boards/*.js", lambda route: route.fulfill(status=404))
+    page.reload()
+    expect(page.locator("#board dl.generic").first).to_be_visible(timeout=10_000)
+    expect(page.locator("#board")).to_contain_text("Animals")
+
+
+CROSS_ORIGIN_PAGE = """<!doctype html><html><body><script>
+window.playWholeMatch = async (api) => {
+  const call = async (method, path, token, body) => {
+    const headers = body ? {"Content-Type": "application/json"} : {};
+    if (token) headers.Authorization = "Bearer " + token;
+    const r = await fetch(api + path, {method, headers, body: body && JSON.stringify(body)});
+    return {status: r.status, body: await r.json()};
+  };
+  const made = await call("POST", "/v1/matches", null, {game: "savanna", seats: [
+    {kind: "human"}, {kind: "bot", bot: {kind: "random"}}]});
+  const id = made.body.id, token = made.body.tokens[0].token;
+  const versions = [];
+  const ended = new Promise((resolve) => {
+    const stream = new EventSource(api + "/v1/matches/" + id + "/stream?since=0");
+    stream.addEventListener("version", (e) => versions.push(Number(e.lastEventId)));
+    stream.addEventListener("end", () => { stream.close(); resolve(); });
+  });
+  for (let turn = 0; turn < 500; turn++) {
+    const match = (await call("GET", "/v1/matches/" + id + "?version=0", token)).body;
+    if (match.status === "finished") break;
+    if (!match.to_move.includes(0)) {
+      await call("GET", "/v1/matches/" + id + "?version=" + match.version + "&wait=5", token);
+      continue;
+    }
+    const moves = (await call("GET", "/v1/matches/" + id + "/moves", token)).body;
+    if (!moves.moves.length) continue;
+    await call("POST", "/v1/matches/" + id + "/moves", token,
+               {version: moves.version, move_id: moves.moves[0].id});
+  }
+  await ended;
+  const final = (await call("GET", "/v1/matches/" + id, null)).body;
+  return {status: final.status, version: final.version, versions};
+};
+</script></body></html>"""
+
+
+class _PageHandler(BaseHTTPRequestHandler):
+    def do_GET(self) -> None:
+        body = CROSS_ORIGIN_PAGE.encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def other_origin() -> Iterator[str]:
+    """A second web server on loopback: its pages are of another origin than the API's."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _PageHandler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://localhost:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_a_page_on_another_origin_creates_plays_and_follows_a_match(
+        page: Page, api_url: str, other_origin: str, worker: Worker) -> None:
+    """Chromium enforces CORS for real: the page's origin is not the API's."""
+    page.goto(f"{other_origin}/")
+    outcome = page.evaluate("api => playWholeMatch(api)", api_url)
+    assert outcome["status"] == "finished"
+    assert outcome["versions"] == list(range(1, outcome["version"] + 1))
