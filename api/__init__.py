@@ -26,4 +26,5 @@ def create_app(settings: Settings | None = None) -> Flask:
     web.register(app)
     for module in (health, docs, pages, games, matches, accounts, tournaments):
         app.register_blueprint(module.bp)
+    app.register_blueprint(docs.try_it)
     return app

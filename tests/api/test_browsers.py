@@ -177,3 +177,16 @@ def test_the_lobby_lists_matches_not_over(client: FlaskClient) -> None:
     assert by_status and all(m["status"] == "running" for m in by_status)
     assert client.get("/v1/matches?status=finished").status_code == 422
     assert "token" not in json.dumps(listed)
+
+
+def test_swagger_ui_is_served_from_the_package(client: FlaskClient) -> None:
+    page = client.get("/docs/try/")
+    assert page.status_code == 200
+    html = page.get_data(as_text=True)
+    assert '"url": "/openapi.yaml"' in html
+    scripts = [src for src in html.split('src="')[1:]]
+    assert scripts and all(src.startswith("/docs/try/") for src in scripts)  # no CDN
+    bundle = client.get("/docs/try/swagger-ui-bundle.js")
+    assert bundle.status_code == 200 and len(bundle.data) > 100_000
+    assert client.get("/docs/try/no-such-file.js").status_code == 404
+    assert 'href="/docs/try/"' in client.get("/docs").get_data(as_text=True)
