@@ -4,15 +4,26 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 PYTEST_WORKERS ?= 2
+# Node packages of the tests (a real EventSource, the TypeScript client generator): pinned in
+# tests/js/package.json and its lock file, installed with `npm ci`.
+NODE_STAMP := tests/js/node_modules/.installed-stamp
 
-.PHONY: install accel run test lint bench bench-strength openapi clean
+.PHONY: install accel run test lint bench bench-strength openapi clean chromium
 
 $(STAMP): requirements.txt requirements-dev.txt constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt -c constraints.txt
 	touch $(STAMP)
 
-install: $(STAMP)
+$(NODE_STAMP): tests/js/package.json tests/js/package-lock.json
+	npm ci --prefix tests/js --no-audit --no-fund --loglevel=error
+	touch $(NODE_STAMP)
+
+install: $(STAMP) $(NODE_STAMP)
+
+# Debian's chromium for the browser test (apt-get, only if missing).
+chromium:
+	bash scripts/install_chromium.sh
 
 # The compiled build the worker runs (shared/accel.py): built once per digest of the sources
 # into var/accel/ (~15 s of CPU); without it (no C compiler) the worker runs the plain sources.
@@ -24,7 +35,7 @@ run: $(STAMP)
 	$(BIN)/python -m scripts.run
 
 # The tests check the build the worker runs (tests/test_accel.py), so it is built first.
-test: $(STAMP)
+test: $(STAMP) $(NODE_STAMP) chromium
 	$(BIN)/ruff check .
 	$(BIN)/python -m shared.accel build
 	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadgroup

@@ -9,6 +9,8 @@ worker_connections = int(os.environ.get("GUNICORN_CONNECTIONS", 4000))  # per wo
 timeout = 30  # the arbiter's heartbeat; greenlets keep it beating while streams idle
 keepalive = 5
 graceful_timeout = 10
+# Keep a person's connection open while they think between moves (gthread holds idle ones).
+keepalive = int(os.environ.get("GUNICORN_KEEPALIVE", 75))
 accesslog = "-"
 
 # Prometheus counters of every worker process, added up at scrape time (api/metrics.py): a

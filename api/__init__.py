@@ -19,11 +19,25 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.extensions["evo.accounts"] = built.accounts
     app.extensions["evo.tournaments"] = built.tournaments
 
-    from api import accounts, docs, errors, games, guards, health, matches, metrics, tournaments
+    from api import (
+        accounts,
+        docs,
+        errors,
+        games,
+        guards,
+        health,
+        matches,
+        metrics,
+        pages,
+        tournaments,
+        web,
+    )
 
     errors.register(app)
     metrics.register(app)
     guards.register(app)
-    for module in (health, docs, games, matches, accounts, tournaments):
+    web.register(app)
+    for module in (health, docs, pages, games, matches, accounts, tournaments):
         app.register_blueprint(module.bp)
+    app.register_blueprint(docs.try_it)
     return app

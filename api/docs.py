@@ -14,9 +14,14 @@ from typing import Any
 
 import yaml
 from flask import Blueprint, Response, render_template
+from flask_swagger_ui import get_swaggerui_blueprint
 from markupsafe import Markup, escape
 
 bp = Blueprint("docs", __name__)
+TRY_IT_PREFIX = "/docs/try"
+# Swagger UI ("try it out") from the files its wheel ships, reading the contract served here.
+try_it = get_swaggerui_blueprint(TRY_IT_PREFIX, "/openapi.yaml", blueprint_name="try_it",
+                                 config={"app_name": "Evo Arena API: try it out"})
 SPEC_PATH = Path(__file__).resolve().parent.parent / "openapi.yaml"
 METHODS = ("get", "put", "post", "patch", "delete")
 _INLINE = re.compile(r"`([^`]+)`|\*\*([^*]+)\*\*")

@@ -148,3 +148,13 @@ class StreamQuery(Schema):
         unknown = RAISE
 
     since = QueryInt(validate=validate.Range(0))
+
+
+class ListMatchesQuery(Schema):
+    class Meta:
+        unknown = RAISE
+
+    status = fields.String(validate=validate.OneOf(["waiting", "running"]))
+    game = fields.String(validate=validate.Length(1, 40))
+    open = fields.Boolean()  # only matches with a seat left to join
+    limit = QueryInt(validate=validate.Range(1, 100), load_default=50)

@@ -22,6 +22,7 @@ from api.match_schemas import (
     CreateMatchSchema,
     EventsQuery,
     JoinSchema,
+    ListMatchesQuery,
     ReadMatchQuery,
     StreamQuery,
     SubmitMoveSchema,
@@ -30,6 +31,8 @@ from shared.errors import Unavailable, Unprocessable
 from shared.hints import hint
 from shared.limits import bot_seat_count
 from shared.queue import request_hint
+from shared.service import redact
+from shared.store import ENDED, MatchRecord
 
 bp = Blueprint("matches", __name__, url_prefix="/v1/matches")
 _IDEMPOTENCY_KEY_MAX = 200
@@ -48,6 +51,15 @@ def create_match() -> tuple[dict[str, Any], int, dict[str, str]]:
     out = service().describe(record, None)
     out["tokens"] = [{"seat": seat, "token": token} for seat, token in sorted(tokens.items())]
     return out, 201, {"Location": f"/v1/matches/{record.id}"}
+
+
+@bp.get("")
+def list_matches() -> dict[str, Any]:
+    """Matches that are not over, most recently changed first (the lobby)."""
+    args = query(ListMatchesQuery())
+    listed = service().list_matches(args.get("status"), args.get("game"), args.get("open"),
+                                    args["limit"])
+    return {"matches": listed}
 
 
 @bp.get("/<match_id>")
@@ -122,33 +134,47 @@ def events(match_id: str) -> dict[str, Any]:
 
 @bp.get("/<match_id>/stream")
 def stream(match_id: str) -> Response:
-    """Server-sent events: one ``version`` event per change (no secrets: read the match)."""
+    """Server-sent events: one ``version`` event per version, in order, with its log entry
+    (redacted for the caller, as ``/events``); an ``end`` event closes a match that is over,
+    and a reconnect that already has the last version gets 204 so ``EventSource`` stops."""
     args = query(StreamQuery())
     record = service().load(match_id)
+    seat = service().authenticate(match_id, bearer_token(), required=False)
+    # A reconnecting EventSource repeats the URL (and its ``since``) with Last-Event-ID: the
+    # header is the newer news, so it wins.
     last_id = request.headers.get("Last-Event-ID", "")
-    since = args.get("since", int(last_id) if last_id.isascii() and last_id.isdigit() else None)
+    since = int(last_id) if last_id.isascii() and last_id.isdigit() else args.get("since")
+    if record.status in ENDED and since is not None and since >= record.version:
+        return Response(status=204)
     store = service().store
-    seen = {"version": record.version, "status": record.status}
+    # Without a version to resume from, the stream starts at the current version.
+    seen = {"version": record.version - 1 if since is None else min(since, record.version)}
 
-    def first() -> Iterator[str]:
-        if since is None or since != record.version:
-            yield _sse(record.version, record.status, record.to_move)
+    def catch_up(latest: MatchRecord) -> Iterator[str]:
+        """The events of every version after the last one sent, up to ``latest``'s."""
+        start = seen["version"]
+        entries = store.log(match_id, max(start - 1, 0), latest.version - 2)
+        finished = latest.status == "finished"
+        by_version = {e["version"]: e if finished else redact(e, seat) for e in entries}
+        for version in range(start + 1, latest.version + 1):
+            yield sse.event("version", version, {
+                "version": version, "status": latest.status, "to_move": latest.to_move,
+                "entry": by_version.get(version)})
+        seen["version"] = latest.version
+        if latest.status in ENDED:
+            yield sse.event("end", latest.version, {
+                "version": latest.version, "status": latest.status, "result": latest.result})
 
     def wait(seconds: float) -> Iterator[str] | None:
-        if seen["status"] == "finished":
+        latest = store.load(match_id)
+        if latest is None or (latest.status in ENDED and seen["version"] >= latest.version):
             return None
-        current = store.wait_for_change(match_id, seen["version"], seconds)
-        if current is None:
-            return None
-        if current == seen["version"]:
-            return iter([])
-        latest = service().load(match_id)
-        seen.update(version=latest.version, status=latest.status)
-        return iter([_sse(latest.version, latest.status, latest.to_move)])
+        if latest.version == seen["version"]:
+            if store.wait_for_change(match_id, seen["version"], seconds) == seen["version"]:
+                return iter([])
+            latest = store.load(match_id)
+            if latest is None:
+                return None
+        return catch_up(latest)
 
-    return sse.stream(first(), wait)
-
-
-def _sse(version: int, status: str, to_move: list[int]) -> str:
-    return sse.event("version", version, {"version": version, "status": status,
-                                           "to_move": to_move})
+    return sse.stream(catch_up(record), wait)

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 import time
+import zlib
 from collections.abc import Callable, Iterator
 from typing import Any
 
 from flask import Response, stream_with_context
 
+from api import web
 from api.context import settings
 
 KEEP_ALIVE_SECONDS = 15.0
@@ -40,6 +42,17 @@ def stream(first: Iterator[str], wait: Callable[[float], Iterator[str] | None]) 
             if not sent:
                 yield ": keep-alive\n\n"
 
-    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-    return Response(stream_with_context(generate()), mimetype="text/event-stream",
-                    headers=headers)
+    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no", "Vary": "Accept-Encoding"}
+    body: Iterator[str] | Iterator[bytes] = generate()
+    if web.accepts_gzip():
+        headers["Content-Encoding"] = "gzip"
+        body = _gzipped(body)
+    return Response(stream_with_context(body), mimetype="text/event-stream", headers=headers)
+
+
+def _gzipped(chunks: Iterator[str]) -> Iterator[bytes]:
+    """One gzip stream, flushed after every event so each arrives at once."""
+    packer = zlib.compressobj(6, zlib.DEFLATED, 31)  # wbits 31: a gzip header and trailer
+    for chunk in chunks:
+        yield packer.compress(chunk.encode()) + packer.flush(zlib.Z_SYNC_FLUSH)
+    yield packer.flush()

@@ -30,6 +30,7 @@ class Settings:
     bot_seats_per_client: int = 8  # bot seats one address may have in live matches
     ended_ttl: int = 7 * 86400  # seconds an ended match (state, log, tokens) is kept
     stalled_expire_seconds: float = 86400  # a running match with no move this long expires
+    cors_origins: str = "*"  # origins whose pages may call the API (comma list; * for any)
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -56,4 +57,5 @@ class Settings:
             bot_seats_per_client=int(os.environ.get("BOT_SEATS_PER_CLIENT", 8)),
             ended_ttl=int(os.environ.get("ENDED_TTL", 7 * 86400)),
             stalled_expire_seconds=float(os.environ.get("STALLED_EXPIRE_SECONDS", 86400)),
+            cors_origins=os.environ.get("CORS_ORIGINS", "*"),
         )

@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from shared import bot_catalogue
+from shared import bot_catalogue, carryover
 from shared.account_store import AccountStore
 from shared.errors import Conflict, Forbidden, NotFound, Unauthorized, Unprocessable
 from shared.games import get_game
@@ -41,6 +41,7 @@ Enqueue = Callable[[str, int, int], None]
 #: the broker's 300 s visibility timeout. A duplicate is harmless: the turn's claim and its
 #: version check drop it.
 QUEUED_TTL = 30.0
+LIST_SCAN = 500  # the latest matches not over that a listing looks through
 OnFinish = Callable[[str], None]
 
 
@@ -242,6 +243,27 @@ class MatchService:
             "forfeited": record.forfeited,
         }
 
+    def list_matches(self, status: str | None, game: str | None, open_seat: bool | None,
+                     limit: int) -> list[dict[str, Any]]:
+        """Summaries of matches not over (``status``/``game``/``open_seat`` filter them), the
+        most recently changed first; at most ``limit``, among the latest few hundred."""
+        out = []
+        for record in self.store.active_records(LIST_SCAN):
+            seats = [_public_seat(s) for s in record.seats]
+            has_open = any(not s["joined"] for s in seats)
+            if ((status is not None and record.status != status)
+                    or (game is not None and record.game != game)
+                    or (open_seat is not None and has_open != open_seat)):
+                continue
+            out.append({"id": record.id, "game": record.game, "status": record.status,
+                        "version": record.version, "seats": seats, "to_move": record.to_move,
+                        "open_seats": [s["seat"] for s in seats if not s["joined"]],
+                        "tournament": record.tournament, "created_at": record.created_at,
+                        "updated_at": record.updated_at})
+            if len(out) == limit:
+                break
+        return out
+
     def legal_moves(self, record: MatchRecord, seat: int) -> list[dict[str, Any]]:
         if record.status != "running" or seat not in record.to_move:
             return []
@@ -335,14 +357,21 @@ class MatchService:
         if record.status in ENDED:
             ended = "over" if record.status == "finished" else record.status
             raise Conflict(f"the match is {ended}", version=record.version)
+        game = get_game(record.game)
+        state = game.state_from_json(json.loads(record.state))
+        applied_at = expected_version
         if expected_version != record.version:
-            raise Conflict(f"stale version {expected_version}: the match is at version "
-                           f"{record.version}; read it again", version=record.version)
+            # A person's move quoting an older version still answers the question it was
+            # asked if nothing since is visible to its seat (a simultaneous step): apply it
+            # at the current version rather than refuse it (shared.carryover decides).
+            if bot is not None or timeout is not None or not self._quote_holds(
+                    record, game, state, seat, expected_version):
+                raise Conflict(f"stale version {expected_version}: the match is at version "
+                               f"{record.version}; read it again", version=record.version)
+            applied_at = record.version
         problem = move_shape_problem(move)
         if problem is not None:  # no engine ever sees a move of the wrong shape
             raise Unprocessable(f"malformed move: {problem}", version=record.version)
-        game = get_game(record.game)
-        state = game.state_from_json(json.loads(record.state))
         try:
             canonical = state.find_move(seat, move)
             rng = _rng_from(record)
@@ -361,14 +390,14 @@ class MatchService:
             entry["bot"] = bot
         if timeout is not None:
             entry["timeout"] = timeout
-        answer = {"version": record.version, "status": record.status,
-                  "to_move": record.to_move, "move": canonical, "label": label,
-                  "events": redact(entry, seat)["events"]}
+        answer = {"version": record.version, "applied_at": applied_at,
+                  "status": record.status, "to_move": record.to_move, "move": canonical,
+                  "label": label, "events": redact(entry, seat)["events"]}
         idem = None
         if idempotency is not None:
             key, fingerprint = idempotency
             idem = (key, {"fingerprint": fingerprint, "answer": answer}, self.idempotency_ttl)
-        if not self.store.commit(record, expected_version, [entry], idempotency=idem):
+        if not self.store.commit(record, applied_at, [entry], idempotency=idem):
             raise Conflict("another move was accepted first; read the match again",
                            version=self.store.version(match_id))
         self.enqueue_bot_turns(record)
@@ -376,6 +405,28 @@ class MatchService:
                 record.tournament or record.rated):
             self.on_finish(record.id)
         return answer
+
+    def _quote_holds(self, record: MatchRecord, game: Game, state: State, seat: int,
+                     quoted: int) -> bool:
+        """Whether ``seat``'s question at version ``quoted`` is still its question now."""
+        if not 1 <= quoted < record.version or record.version - quoted >= len(record.seats):
+            return False  # each move since must be a different seat's: at most players - 1
+        # Version v's log entry is at index v - 2 (the match starts at version 1).
+        entries = self.store.log(record.id, quoted - 1, record.version - 2)
+        if any("move" not in e or e.get("seat") == seat for e in entries):
+            return False  # cheap refusals first: a join, an end, this seat's own move
+        earlier = self.state_at(record, game, quoted)
+        question = carryover.ask(earlier, seat, quoted)
+        return carryover.still_open(question, seat, state, record.version, entries)
+
+    def state_at(self, record: MatchRecord, game: Game, version: int) -> State:
+        """The match's state at ``version``, replayed from its seed and logged moves."""
+        rng = random.Random(record.seed)
+        state = game.new_state(len(record.seats), record.options, rng)
+        for entry in self.store.log(record.id, 0, version - 2) if version >= 2 else []:
+            if "move" in entry:
+                state.apply(entry["seat"], entry["move"], rng)
+        return state
 
     def _earlier_answer(self, match_id: str, key: str, fingerprint: str
                         ) -> dict[str, Any] | None:

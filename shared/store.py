@@ -198,6 +198,16 @@ class MatchStore:
         """Running matches not updated since ``older_than`` (epoch seconds)."""
         return list(self.redis.zrangebyscore("evo:active", "-inf", older_than, 0, limit))
 
+    def active_records(self, limit: int) -> list[MatchRecord]:
+        """The latest ``limit`` matches not over, the most recently changed first."""
+        ids = self.redis.zrevrange("evo:active", 0, limit - 1)
+        with self.redis.pipeline(transaction=False) as pipe:
+            for match_id in ids:
+                pipe.hgetall(self._key(match_id))
+            found = pipe.execute()
+        return [MatchRecord.from_fields(fields) for fields in found
+                if fields and fields.get("status") in ("waiting", "running")]
+
     # -- writes -----------------------------------------------------------------------------
     def create(self, record: MatchRecord, token_hashes: dict[int, str]) -> bool:
         """Store a new match with its seats' hashed tokens; False if the id already exists.

@@ -6,14 +6,14 @@ import json
 import logging
 import time
 
-from shared import stats
+from shared import carryover, stats
 from shared.bot_catalogue import budget_of_bot
 from shared.errors import ServiceError
 from shared.games import get_game
 from shared.protocol import State
 from shared.service import MatchService
 from shared.store import MatchRecord
-from worker import carryover, webhooks
+from worker import webhooks
 from worker.bots import bot_rng, choose_move
 from worker.fallback import FALLBACK_BOT
 

@@ -349,7 +349,7 @@ def test_move_object_must_match_exactly(client: FlaskClient, match: dict[str, An
 
 
 @pytest.mark.parametrize(("method", "path"), [
-    ("GET", "/v1/matches"), ("DELETE", "/v1/matches"), ("PUT", "/v1/games"),
+    ("PUT", "/v1/matches"), ("DELETE", "/v1/matches"), ("PUT", "/v1/games"),
     ("POST", "/healthz"), ("DELETE", "/v1/matches/0123456789abcdef"),
     ("PATCH", "/v1/matches/0123456789abcdef/moves"), ("GET", "/v1/matches/abc/join"),
     ("POST", "/v1/matches/abc/events"), ("POST", "/docs"),

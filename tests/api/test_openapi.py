@@ -460,3 +460,28 @@ def test_every_registered_game_follows_the_contract(client: FlaskClient) -> None
         assert answer["version"] == moves["version"] + 1
         check(client.get(f"{url}/events", headers=auth), MATCH + "/events", "GET")
         check(client.get(f"{url}/events"), MATCH + "/events", "GET")
+
+
+def _nodes(node: Any, path: str = "") -> Iterator[tuple[str, Any]]:
+    yield path, node
+    if isinstance(node, dict):
+        for key, value in node.items():
+            yield from _nodes(value, f"{path}/{key}")
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            yield from _nodes(value, f"{path}/{index}")
+
+
+def test_generators_read_the_contract_as_meant() -> None:
+    """One tag per operation (generators group by it), ``items`` on every array, and no key
+    made of a sentence's tail (a comma inside an unquoted inline value splits it)."""
+    tags = {f"{method} {path}": op.get("tags", []) for path, ops in SPEC["paths"].items()
+            for method, op in ops.items() if isinstance(op, dict) and "operationId" in op}
+    assert {op: t for op, t in tags.items() if len(t) != 1} == {}
+    arrays = [path for path, node in _nodes(SPEC) if isinstance(node, dict)
+              and "array" in (node.get("type") if isinstance(node.get("type"), list)
+                              else [node.get("type")]) and "items" not in node]
+    assert arrays == []
+    stray = [f"{path}/{key}" for path, node in _nodes(SPEC) if isinstance(node, dict)
+             for key in node if isinstance(key, str) and " " in key]
+    assert stray == []

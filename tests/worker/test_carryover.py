@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from shared.carryover import Question, ask, legal_digest, still_open
 from shared.protocol import State
 from tests.worker.toygame import TOY
-from worker.carryover import Question, ask, legal_digest, still_open
 
 
 def _round_start(players: int = 3) -> State:

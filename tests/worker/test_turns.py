@@ -10,11 +10,12 @@ from typing import Any
 import pytest
 import redis
 
+from shared import carryover
 from shared.games import get_game
 from shared.service import MatchService
 from shared.store import MatchStore
 from tests.shared.test_service import Recorder
-from worker import carryover, turns
+from worker import turns
 
 
 @pytest.fixture

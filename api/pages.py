@@ -1,0 +1,42 @@
+"""The web pages people use: a lobby (``/``) and a match page (``/play/<id>``) to watch or play.
+
+Plain HTML and JavaScript served by the API itself (no CDN, no build step). A game may ship a
+board renderer, ``shared/data/boards/<game id>.js``, served at ``/boards/<game id>.js``; a game
+without one is drawn by the page's generic renderer from its view JSON.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from flask import Blueprint, Response, abort, render_template, send_from_directory
+
+from shared.games import all_games
+
+bp = Blueprint("pages", __name__)
+BOARDS_DIR = Path(__file__).resolve().parent.parent / "shared" / "data" / "boards"
+_GAME_ID = re.compile(r"^[a-z0-9_-]{1,40}$")
+
+
+@bp.get("/")
+def lobby() -> str:
+    return render_template("lobby.html")
+
+
+@bp.get("/play/<match_id>")
+def match_page(match_id: str) -> str:
+    return render_template("match.html", match_id=match_id)
+
+
+@bp.get("/boards/<game_id>.js")
+def board(game_id: str) -> Response:
+    """A game's board renderer (404 when it has none: the page then draws a generic one)."""
+    known = {game.id for game in all_games()}
+    if not _GAME_ID.match(game_id) or game_id not in known:
+        abort(404)
+    if not (BOARDS_DIR / f"{game_id}.js").is_file():
+        abort(404)
+    response = send_from_directory(BOARDS_DIR, f"{game_id}.js", mimetype="text/javascript")
+    response.headers["Cache-Control"] = "no-cache"
+    return response

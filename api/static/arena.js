@@ -1,0 +1,57 @@
+// Evo Arena pages: shared helpers (API calls, seat tokens kept in this browser, elements).
+"use strict";
+
+const Arena = {
+  async api(method, path, { token, body } = {}) {
+    const headers = { Accept: "application/json" };
+    if (token) headers.Authorization = `Bearer ${token}`;
+    if (body !== undefined) headers["Content-Type"] = "application/json";
+    const response = await fetch(path, {
+      method, headers, body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const data = response.status === 204 ? null : await response.json();
+    if (!response.ok) {
+      const error = new Error((data && data.detail) || `HTTP ${response.status}`);
+      error.status = response.status;
+      error.problem = data;
+      throw error;
+    }
+    return data;
+  },
+
+  // Seat tokens are shown once, at creation or join: this browser keeps them per match.
+  tokens(matchId) {
+    try {
+      return JSON.parse(localStorage.getItem(`evo:tokens:${matchId}`) || "{}");
+    } catch {
+      return {};
+    }
+  },
+  saveToken(matchId, seat, token) {
+    const all = Arena.tokens(matchId);
+    all[seat] = token;
+    localStorage.setItem(`evo:tokens:${matchId}`, JSON.stringify(all));
+  },
+
+  el(tag, attrs = {}, ...children) {
+    const node = document.createElement(tag);
+    for (const [key, value] of Object.entries(attrs)) {
+      if (key === "class") node.className = value;
+      else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+      else if (key === "dataset") Object.assign(node.dataset, value);
+      else node.setAttribute(key, value);
+    }
+    for (const child of children.flat()) {
+      if (child === null || child === undefined || child === false) continue;
+      node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    }
+    return node;
+  },
+
+  title(text) {
+    return String(text).replace(/_/g, " ").replace(/\b\w/g, (c) => c.toUpperCase());
+  },
+};
+
+// Board renderers: a game's own (loaded from /boards/<game>.js) registers here.
+window.EvoBoards = window.EvoBoards || {};

@@ -1,0 +1,80 @@
+// The lobby: create a match (game, seats, bots) and list the matches not over.
+"use strict";
+
+const SEAT_KINDS = [
+  ["human", "Me (this browser)"],
+  ["open", "Open seat (anyone may join)"],
+  ["bot:random", "Bot: random"],
+  ["bot:greedy", "Bot: greedy"],
+  ["bot:ismcts:easy", "Bot: search, easy"],
+  ["bot:ismcts:medium", "Bot: search, medium"],
+];
+let games = [];
+
+function seatSpec(value) {
+  const [kind, botKind, level] = value.split(":");
+  if (kind !== "bot") return { kind };
+  return { kind, bot: level ? { kind: botKind, level } : { kind: botKind } };
+}
+
+function drawSeatKinds() {
+  const game = games.find((g) => g.id === document.getElementById("game").value);
+  const seats = document.getElementById("seats");
+  const previous = Number(seats.value) || game.min_players;
+  seats.replaceChildren(...Array.from(
+    { length: game.max_players - game.min_players + 1 },
+    (_, i) => Arena.el("option", { value: game.min_players + i }, game.min_players + i)));
+  seats.value = Math.min(Math.max(previous, game.min_players), game.max_players);
+  const box = document.getElementById("seat-kinds");
+  box.replaceChildren(Arena.el("legend", {}, "Who plays each seat"));
+  for (let seat = 0; seat < Number(seats.value); seat += 1) {
+    const select = Arena.el("select", { name: `seat-${seat}`, "aria-label": `Seat ${seat}` },
+      SEAT_KINDS.map(([value, label]) => Arena.el("option", { value }, label)));
+    select.value = seat === 0 ? "human" : "bot:random";
+    box.append(Arena.el("label", { class: "seat" }, `Seat ${seat} `, select));
+  }
+}
+
+async function create(event) {
+  event.preventDefault();
+  const error = document.getElementById("create-error");
+  error.hidden = true;
+  const kinds = [...document.querySelectorAll("#seat-kinds select")].map((s) => s.value);
+  try {
+    const match = await Arena.api("POST", "/v1/matches", { body: {
+      game: document.getElementById("game").value, seats: kinds.map(seatSpec) } });
+    for (const { seat, token } of match.tokens) Arena.saveToken(match.id, seat, token);
+    window.location.href = `/play/${match.id}`;
+  } catch (failure) {
+    error.textContent = failure.message;
+    error.hidden = false;
+  }
+}
+
+async function listMatches() {
+  const filter = document.getElementById("filter").value;
+  const { matches } = await Arena.api("GET", `/v1/matches?limit=50${filter ? `&${filter}` : ""}`);
+  const body = document.querySelector("#matches tbody");
+  body.replaceChildren(...matches.map((match) => Arena.el("tr", {},
+    Arena.el("td", {}, Arena.title(match.game)),
+    Arena.el("td", {}, match.status, match.open_seats.length ? ` (${match.open_seats.length} open)` : ""),
+    Arena.el("td", {}, match.seats.map((s) => s.name).join(", ")),
+    Arena.el("td", {}, Arena.el("a", { href: `/play/${match.id}` },
+      match.open_seats.length ? "join" : "watch")))));
+  if (!matches.length) body.append(Arena.el("tr", {}, Arena.el("td", { colspan: 4 }, "No match yet.")));
+}
+
+async function start() {
+  games = (await Arena.api("GET", "/v1/games")).games;
+  const select = document.getElementById("game");
+  select.replaceChildren(...games.map((g) => Arena.el("option", { value: g.id }, g.name)));
+  select.addEventListener("change", drawSeatKinds);
+  document.getElementById("seats").addEventListener("change", drawSeatKinds);
+  document.getElementById("create").addEventListener("submit", create);
+  document.getElementById("filter").addEventListener("change", listMatches);
+  drawSeatKinds();
+  await listMatches();
+  setInterval(() => listMatches().catch(() => {}), 5000);  // revalidated by ETag: cheap
+}
+
+start();

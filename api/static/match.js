@@ -1,0 +1,164 @@
+// The match page: draws the board from the view, follows the event stream, and lets a
+// person holding a seat's token play by clicking one of the legal moves the API lists.
+"use strict";
+
+const matchId = document.body.dataset.match;
+const page = { match: null, moves: null, seat: null, busy: false, again: false, stream: null };
+
+// A seat and token may come in the fragment (#seat=1&token=...): kept like a created one.
+(function importFragment() {
+  const params = new URLSearchParams(window.location.hash.slice(1));
+  if (params.has("token") && params.has("seat")) {
+    Arena.saveToken(matchId, params.get("seat"), params.get("token"));
+    history.replaceState(null, "", window.location.pathname);
+  }
+})();
+
+function mySeat(match) {
+  const tokens = Arena.tokens(matchId);
+  const held = Object.keys(tokens).map(Number).filter((s) => s < match.seats.length);
+  // Of several seats held here (a hot-seat game), play the one that owes a move.
+  return held.find((s) => match.to_move.includes(s)) ?? held[0] ?? null;
+}
+
+// -- the generic board: any view JSON as nested lists and tables ---------------------------
+function genericValue(value) {
+  if (value === null || value === undefined) return Arena.el("span", { class: "muted" }, "—");
+  if (Array.isArray(value)) {
+    if (value.every((v) => v === null || typeof v !== "object")) {
+      return Arena.el("span", {}, value.length ? value.map((v) => v ?? "—").join(", ") : "none");
+    }
+    const rows = value.filter((v) => v && typeof v === "object" && !Array.isArray(v));
+    if (rows.length === value.length) {
+      const keys = [...new Set(rows.flatMap((row) => Object.keys(row)))];
+      return Arena.el("table", { class: "generic" },
+        Arena.el("thead", {}, Arena.el("tr", {}, keys.map((k) => Arena.el("th", {}, Arena.title(k))))),
+        Arena.el("tbody", {}, rows.map((row) => Arena.el("tr", {},
+          keys.map((k) => Arena.el("td", {}, genericValue(row[k])))))));
+    }
+    return Arena.el("ol", {}, value.map((v) => Arena.el("li", {}, genericValue(v))));
+  }
+  if (typeof value === "object") {
+    return Arena.el("dl", { class: "generic" }, Object.entries(value).flatMap(([k, v]) =>
+      [Arena.el("dt", {}, Arena.title(k)), Arena.el("dd", {}, genericValue(v))]));
+  }
+  return Arena.el("span", {}, String(value));
+}
+
+window.EvoBoards.generic = (view) => genericValue(view);
+
+const loading = {};
+function boardRenderer(game) {
+  // A game's own renderer, if it ships one; else the generic board.
+  if (window.EvoBoards[game]) return Promise.resolve(window.EvoBoards[game]);
+  if (!loading[game]) {
+    loading[game] = new Promise((resolve) => {
+      const script = Arena.el("script", { src: `/boards/${encodeURIComponent(game)}.js` });
+      script.onload = () => resolve(window.EvoBoards[game] || window.EvoBoards.generic);
+      script.onerror = () => resolve(window.EvoBoards.generic);
+      document.head.append(script);
+    });
+  }
+  return loading[game];
+}
+
+// -- drawing --------------------------------------------------------------------------------
+function drawSeats(match) {
+  document.getElementById("title").textContent =
+    `${Arena.title(match.game)} · version ${match.version}`;
+  document.getElementById("status").textContent =
+    match.status === "running" ? `to move: ${match.to_move.map((s) => match.seats[s].name).join(", ")}`
+      : match.status;
+  document.getElementById("seats").replaceChildren(...match.seats.map((seat) => Arena.el("li", {
+    class: [match.to_move.includes(seat.seat) ? "to-move" : "", seat.seat === page.seat ? "me" : ""].join(" "),
+  }, seat.name, seat.kind === "bot" ? ` (bot: ${seat.bot.kind})` : "",
+  seat.joined ? "" : " (open)", seat.seat === page.seat ? " — you" : "")));
+  const open = match.status === "waiting" && match.seats.some((s) => !s.joined);
+  document.getElementById("join-row").hidden = !open;
+}
+
+function drawResult(match) {
+  const box = document.getElementById("result");
+  box.hidden = !match.result;
+  if (!match.result) return;
+  const order = match.seats.map((s) => s.seat).sort((a, b) => match.result.ranking[a] - match.result.ranking[b]);
+  document.getElementById("scores").replaceChildren(...order.map((s) => Arena.el("li", {
+    class: match.result.winners.includes(s) ? "winner" : "",
+  }, `${match.seats[s].name}: ${match.result.scores[s]}`,
+  match.result.winners.includes(s) ? " — winner" : "")));
+}
+
+function drawMoves(moves) {
+  const card = document.getElementById("moves-card");
+  card.hidden = !moves || !moves.moves.length;
+  if (card.hidden) return;
+  document.getElementById("moves").replaceChildren(...moves.moves.map((move) => Arena.el("button", {
+    class: "move", dataset: { id: move.id }, onclick: () => play(moves.version, move.id),
+  }, move.label)));
+}
+
+async function play(version, moveId) {
+  const error = document.getElementById("move-error");
+  error.hidden = true;
+  document.querySelectorAll("button.move").forEach((b) => { b.disabled = true; });
+  try {
+    await Arena.api("POST", `/v1/matches/${matchId}/moves`, {
+      token: Arena.tokens(matchId)[page.seat], body: { version, move_id: moveId } });
+  } catch (failure) {
+    if (failure.status !== 409) {  // 409: the match moved on; the refresh shows the news
+      error.textContent = failure.message;
+      error.hidden = false;
+    }
+  }
+  await refresh();
+}
+
+async function join() {
+  try {
+    const joined = await Arena.api("POST", `/v1/matches/${matchId}/join`, { body: {} });
+    Arena.saveToken(matchId, joined.seat, joined.token);
+  } catch (failure) {
+    document.getElementById("status").textContent = failure.message;
+  }
+  await refresh();
+}
+
+// -- keeping up -----------------------------------------------------------------------------
+async function refresh() {
+  // One refresh at a time; news during one triggers exactly one more.
+  if (page.busy) { page.again = true; return; }
+  page.busy = true;
+  try {
+    do {
+      page.again = false;
+      const spectator = await Arena.api("GET", `/v1/matches/${matchId}`);
+      page.seat = mySeat(spectator);
+      const token = page.seat === null ? null : Arena.tokens(matchId)[page.seat];
+      const match = token ? await Arena.api("GET", `/v1/matches/${matchId}`, { token }) : spectator;
+      page.match = match;
+      const owes = token && match.status === "running" && match.to_move.includes(page.seat);
+      page.moves = owes ? await Arena.api("GET", `/v1/matches/${matchId}/moves`, { token }) : null;
+      drawSeats(match);
+      drawResult(match);
+      drawMoves(page.moves);
+      const draw = await boardRenderer(match.game);
+      document.getElementById("board").replaceChildren(draw(match.view, match));
+      document.body.dataset.version = match.version;
+      document.body.dataset.status = match.status;
+    } while (page.again);
+  } catch (failure) {
+    document.getElementById("status").textContent = failure.message;
+  } finally {
+    page.busy = false;
+  }
+}
+
+function follow() {
+  // One event per version; EventSource reconnects with Last-Event-ID and stops at the end.
+  page.stream = new EventSource(`/v1/matches/${matchId}/stream`);
+  page.stream.addEventListener("version", () => refresh());
+  page.stream.addEventListener("end", () => refresh());
+}
+
+document.getElementById("join").addEventListener("click", join);
+refresh().then(follow);

@@ -1,0 +1,93 @@
+"""What browsers and phones need of every response: CORS, ETags with 304s, gzip.
+
+CORS: the allowed origins come from ``CORS_ORIGINS`` (default ``*``: any page may call the
+API; there are no cookies, a seat is a bearer token, so no credentials are ever allowed).
+A JSON ``GET`` carries a strong ``ETag`` of its body and answers a matching
+``If-None-Match`` with 304, so a polling client re-downloads nothing that did not change.
+Text bodies are gzipped for clients that accept it (the event stream in :mod:`api.sse`).
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+
+from flask import Flask, Response, request
+
+from api.context import settings
+
+ALLOWED_HEADERS = "Authorization, Content-Type, Idempotency-Key, Last-Event-ID, If-None-Match"
+EXPOSED_HEADERS = "ETag, Location, Retry-After"
+PREFLIGHT_MAX_AGE = 600
+GZIP_MIN_BYTES = 512
+GZIP_TYPES = ("application/json", "application/problem+json", "text/html", "text/css",
+              "text/javascript", "application/javascript", "application/yaml", "text/plain")
+GZIP_SUFFIX = "-gzip"
+
+
+def register(app: Flask) -> None:
+    # after_request hooks run last-registered first: tag the plain body, then compress.
+    app.after_request(_compress)
+    app.after_request(_conditional)
+    app.after_request(_cors)
+
+
+def allowed_origin(origin: str | None) -> str | None:
+    """The ``Access-Control-Allow-Origin`` value for a request from ``origin``."""
+    allowed = [o.strip() for o in settings().cors_origins.split(",") if o.strip()]
+    if "*" in allowed:
+        return "*"
+    return origin if origin is not None and origin in allowed else None
+
+
+def accepts_gzip() -> bool:
+    return "gzip" in request.headers.get("Accept-Encoding", "").lower()
+
+
+def _cors(response: Response) -> Response:
+    origin = allowed_origin(request.headers.get("Origin"))
+    if origin != "*":
+        response.vary.add("Origin")
+    if origin is None:
+        return response
+    response.headers["Access-Control-Allow-Origin"] = origin
+    response.headers["Access-Control-Expose-Headers"] = EXPOSED_HEADERS
+    if request.method == "OPTIONS" and "Access-Control-Request-Method" in request.headers:
+        response.headers["Access-Control-Allow-Methods"] = "GET, POST, OPTIONS"
+        response.headers["Access-Control-Allow-Headers"] = ALLOWED_HEADERS
+        response.headers["Access-Control-Max-Age"] = str(PREFLIGHT_MAX_AGE)
+    return response
+
+
+def _conditional(response: Response) -> Response:
+    if (request.method != "GET" or response.status_code != 200 or response.is_streamed
+            or response.direct_passthrough or response.mimetype != "application/json"):
+        return response
+    tag = hashlib.sha256(response.get_data()).hexdigest()[:32]
+    # A seat's view differs from a spectator's: caches must key on the token and revalidate.
+    response.vary.add("Authorization")
+    response.headers["Cache-Control"] = "private, no-cache"
+    response.set_etag(tag)
+    wanted = request.if_none_match
+    if wanted.contains(tag) or wanted.contains(tag + GZIP_SUFFIX) or wanted.star_tag:
+        not_modified = Response(status=304, headers={"ETag": response.headers["ETag"]})
+        for header in ("Vary", "Cache-Control"):
+            not_modified.headers[header] = response.headers[header]
+        return not_modified
+    return response
+
+
+def _compress(response: Response) -> Response:
+    if (response.is_streamed or response.direct_passthrough or response.status_code < 200
+            or response.status_code in (204, 304) or "Content-Encoding" in response.headers
+            or response.mimetype not in GZIP_TYPES):
+        return response
+    response.vary.add("Accept-Encoding")
+    if not accepts_gzip() or (response.content_length or 0) < GZIP_MIN_BYTES:
+        return response
+    response.set_data(gzip.compress(response.get_data(), compresslevel=6))
+    response.headers["Content-Encoding"] = "gzip"
+    etag, weak = response.get_etag()
+    if etag:  # the gzipped bytes are another representation: another strong tag
+        response.set_etag(etag + GZIP_SUFFIX, weak=weak)
+    return response

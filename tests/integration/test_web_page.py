@@ -1,0 +1,183 @@
+"""Headless Chromium (Debian's, driven by Playwright) plays a whole Savanna match on the page.
+
+The browser comes from ``scripts/install_chromium.sh`` (run by ``make test``); Playwright is
+told its path, so it downloads nothing.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+from tests.integration.conftest import Client, Worker
+
+pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("integration")]
+PHONE = {"width": 390, "height": 844}  # a phone-sized screen
+SCREENSHOT = os.environ.get("EVO_SCREENSHOT")  # where to save the finished page, if anywhere
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    chromium = shutil.which("chromium")
+    if chromium is None:
+        pytest.fail("chromium is needed: run `make test` (scripts/install_chromium.sh)")
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=chromium, headless=True)
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True,
+                                  has_touch=True)
+    opened = context.new_page()
+    errors: list[str] = []
+    opened.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        yield opened
+        assert errors == [], errors
+    finally:
+        context.close()
+
+
+def test_a_person_plays_a_whole_savanna_match_against_a_bot(
+        page: Page, api_url: str, client: Client, worker: Worker) -> None:
+    page.goto(f"{api_url}/")
+    page.select_option("#game", "savanna")
+    page.select_option("#seats", "2")
+    page.select_option("select[name=seat-0]", "human")
+    page.select_option("select[name=seat-1]", "bot:random")
+    page.click("#create-button")
+    page.wait_for_url(f"{api_url}/play/*")
+    match_id = page.url.rsplit("/", 1)[1]
+    expect(page.locator(".player").first).to_be_visible(timeout=10_000)  # the game's board
+
+    answers: list[int] = []  # the status of every move the page submitted
+    page.on("response", lambda r: answers.append(r.status)
+            if r.request.method == "POST" and r.url.endswith("/moves") else None)
+    clicks = 0
+    while page.get_attribute("body", "data-status") != "finished":
+        move = page.locator("button.move:not([disabled])").first
+        try:
+            move.wait_for(state="visible", timeout=15_000)
+        except Exception:  # no move now: the match may just have ended
+            assert page.get_attribute("body", "data-status") == "finished"
+            break
+        version = page.get_attribute("body", "data-version")
+        move.click()
+        clicks += 1
+        page.wait_for_function(
+            "v => document.body.dataset.version !== v", arg=version, timeout=15_000)
+        assert clicks < 200
+
+    expect(page.locator("#result")).to_be_visible()
+    expect(page.locator("#scores li")).to_have_count(2)
+    expect(page.locator(".player .grid")).to_have_count(2)  # both savannas drawn as grids
+    finished = client.match(match_id)
+    assert finished["status"] == "finished" and finished["result"] is not None
+    # Every move of seat 0 was made by clicking in the page (a click on a list the bot's
+    # visible move had just made stale is refused with 409 and the page shows the news).
+    log = client.call("GET", f"/v1/matches/{match_id}/events").json()["events"]
+    assert len(answers) == clicks and set(answers) <= {200, 409}
+    assert answers.count(200) == sum(1 for e in log if e.get("seat") == 0 and "move" in e)
+    scores = page.locator("#scores").inner_text()
+    for seat in finished["seats"]:
+        assert f"{seat['name']}: {finished['result']['scores'][seat['seat']]}" in scores
+    if SCREENSHOT:
+        Path(SCREENSHOT).parent.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=SCREENSHOT, full_page=True)
+
+
+def test_a_spectator_watches_bots_and_any_game_has_a_board(
+        page: Page, api_url: str, client: Client, worker: Worker) -> None:
+    created = client.create({"game": "evolution", "seats": [
+        {"kind": "bot", "bot": {"kind": "random"}}, {"kind": "bot", "bot": {"kind": "random"}}]})
+    page.goto(f"{api_url}/play/{created['id']}")
+    expect(page.locator(".player")).to_have_count(2, timeout=10_000)  # the game's renderer
+    expect(page.locator("#moves-card")).to_be_hidden()  # a spectator holds no seat
+    # A game without a renderer of its own gets the generic board, drawn from the view JSON.
+    page.route("**/boards/*.js", lambda route: route.fulfill(status=404))
+    page.reload()
+    expect(page.locator("#board dl.generic").first).to_be_visible(timeout=10_000)
+    expect(page.locator("#board")).to_contain_text("Animals")
+
+
+CROSS_ORIGIN_PAGE = """<!doctype html><html><body><script>
+window.playWholeMatch = async (api) => {
+  const call = async (method, path, token, body) => {
+    const headers = body ? {"Content-Type": "application/json"} : {};
+    if (token) headers.Authorization = "Bearer " + token;
+    const r = await fetch(api + path, {method, headers, body: body && JSON.stringify(body)});
+    return {status: r.status, body: await r.json()};
+  };
+  const made = await call("POST", "/v1/matches", null, {game: "savanna", seats: [
+    {kind: "human"}, {kind: "bot", bot: {kind: "random"}}]});
+  const id = made.body.id, token = made.body.tokens[0].token;
+  const versions = [];
+  const ended = new Promise((resolve) => {
+    const stream = new EventSource(api + "/v1/matches/" + id + "/stream?since=0");
+    stream.addEventListener("version", (e) => versions.push(Number(e.lastEventId)));
+    stream.addEventListener("end", () => { stream.close(); resolve(); });
+  });
+  for (let turn = 0; turn < 500; turn++) {
+    const match = (await call("GET", "/v1/matches/" + id + "?version=0", token)).body;
+    if (match.status === "finished") break;
+    if (!match.to_move.includes(0)) {
+      await call("GET", "/v1/matches/" + id + "?version=" + match.version + "&wait=5", token);
+      continue;
+    }
+    const moves = (await call("GET", "/v1/matches/" + id + "/moves", token)).body;
+    if (!moves.moves.length) continue;
+    await call("POST", "/v1/matches/" + id + "/moves", token,
+               {version: moves.version, move_id: moves.moves[0].id});
+  }
+  await ended;
+  const final = (await call("GET", "/v1/matches/" + id, null)).body;
+  return {status: final.status, version: final.version, versions};
+};
+</script></body></html>"""
+
+
+class _PageHandler(BaseHTTPRequestHandler):
+    def do_GET(self) -> None:
+        body = CROSS_ORIGIN_PAGE.encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def other_origin() -> Iterator[str]:
+    """A second web server on loopback: its pages are of another origin than the API's."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _PageHandler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://localhost:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_a_page_on_another_origin_creates_plays_and_follows_a_match(
+        page: Page, api_url: str, other_origin: str, worker: Worker) -> None:
+    """Chromium enforces CORS for real: the page's origin is not the API's."""
+    page.goto(f"{other_origin}/")
+    outcome = page.evaluate("api => playWholeMatch(api)", api_url)
+    assert outcome["status"] == "finished"
+    assert outcome["versions"] == list(range(1, outcome["version"] + 1))

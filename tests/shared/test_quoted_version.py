@@ -1,0 +1,81 @@
+"""A move quoting an older version is applied when nothing since is visible to its seat."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+import redis
+
+from shared.errors import Conflict
+from shared.games import get_game
+from shared.service import MatchService
+from shared.store import MatchStore
+from tests.shared.test_service import Recorder
+
+
+@pytest.fixture
+def service(redis_client: redis.Redis) -> MatchService:
+    return MatchService(MatchStore(redis_client), Recorder())
+
+
+def humans(n: int) -> list[dict[str, Any]]:
+    return [{"kind": "human"} for _ in range(n)]
+
+
+def test_a_secret_pick_since_does_not_refuse_the_move(service: MatchService) -> None:
+    record, _ = service.create_match("savanna", {}, 11, humans(3))
+    quoted = record.version
+    assert record.to_move == [0, 1, 2]  # the draft: every seat picks face down at once
+    pick_1 = service.legal_moves(record, 1)[0]["id"]
+    pick_0 = service.legal_moves(record, 0)[-1]["id"]
+    first = service.submit_move(record.id, 1, quoted, pick_1)
+    assert first["applied_at"] == quoted
+    answer = service.submit_move(record.id, 0, quoted, pick_0)
+    assert answer["applied_at"] == quoted + 1 and answer["version"] == quoted + 2
+    entries = service.store.log(record.id)
+    assert [(e["seat"], e["version"]) for e in entries] == [(1, quoted + 1), (0, quoted + 2)]
+
+
+def test_the_seat_own_move_since_refuses_it(service: MatchService) -> None:
+    record, _ = service.create_match("savanna", {}, 12, humans(3))
+    quoted = record.version
+    moves = service.legal_moves(record, 0)
+    service.submit_move(record.id, 0, quoted, moves[0]["id"])
+    service.submit_move(record.id, 1, quoted + 1, service.legal_moves(
+        service.load(record.id), 1)[0]["id"])
+    # Seat 0 owes nothing now: quoting the old version must not play it twice.
+    with pytest.raises(Conflict):
+        service.submit_move(record.id, 0, quoted, moves[1]["id"])
+    assert service.load(record.id).version == quoted + 2
+
+
+def test_a_visible_change_refuses_it(service: MatchService) -> None:
+    """Once the draft round ends the hands pass: the question changed, so 409."""
+    record, _ = service.create_match("savanna", {}, 13, humans(2))
+    quoted = record.version
+    service.submit_move(record.id, 0, quoted, service.legal_moves(record, 0)[0]["id"])
+    service.submit_move(record.id, 1, quoted + 1, service.legal_moves(
+        service.load(record.id), 1)[0]["id"])
+    current = service.load(record.id)
+    assert current.version == quoted + 2 and 0 in current.to_move
+    stale_move = service.legal_moves(current, 0)[0]["id"]
+    with pytest.raises(Conflict, match="stale"):
+        service.submit_move(record.id, 0, quoted + 1, stale_move)
+
+
+def test_replay_rebuilds_every_version(service: MatchService) -> None:
+    """The state replayed from the seed and the log is the stored state, version by version."""
+    record, _ = service.create_match("savanna", {}, 14, humans(2))
+    game = get_game("savanna")
+    for _ in range(12):
+        record = service.load(record.id)
+        if record.status != "running":
+            break
+        seat = record.to_move[0]
+        service.submit_move(record.id, seat, record.version,
+                            service.legal_moves(record, seat)[0]["id"])
+        latest = service.load(record.id)
+        replayed = service.state_at(latest, game, latest.version).to_json()
+        assert replayed == json.loads(latest.state)
