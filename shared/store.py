@@ -7,7 +7,7 @@ Key space of one match (prefix ``evo:m:{id}``):
 * ``evo:m:{id}:tok`` hash — sha256(token) -> seat (tokens are never stored in clear);
 * ``evo:m:{id}:idem:{sha256(key)}`` string — the first answer to an Idempotency-Key (TTL);
 * ``evo:m:{id}:lease:{seat}:{version}`` string — a bot task's claim on a turn (TTL); its
-  value says what the search was asked (``worker.carryover``), so a newer task can defer;
+  value says what the search was asked (``shared.carryover``), so a newer task can defer;
 * an ended match's own three keys expire ``ended_ttl`` seconds after it ends (``ENDED_TTL``);
 * ``evo:m:{id}:queued:{seat}:{version}`` string — a bot turn's task is in the queue (set
   before it is sent, removed when a worker starts it; the lease then says it is running), so
