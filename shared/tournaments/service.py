@@ -71,6 +71,7 @@ class TournamentService:
             "id": tournament_id, "name": spec.get("name") or f"{game.name} {spec['format']}",
             "game": game.id, "options": options, "format": spec["format"], "seats": seats,
             "rounds": rounds, "deals": spec.get("deals"), "seed": seed,
+            "seeded": spec.get("seed") is not None,
             "move_deadline": spec["move_deadline"], "forfeit_after": spec["forfeit_after"],
             "concurrency": spec["concurrency"], "entrants": entrants, "status": "running",
             "total": total if total is not None else len(slots), "done": 0,
@@ -149,10 +150,19 @@ class TournamentService:
     def _public(meta: dict[str, Any]) -> dict[str, Any]:
         entrants = [{key: e[key] for key in ("index", "name", "kind", "bot", "account", "player")
                      if key in e} for e in meta["entrants"]]
-        return {**{key: meta[key] for key in (
+        public = {key: meta[key] for key in (
             "id", "name", "game", "options", "format", "seats", "rounds", "deals", "seed",
             "move_deadline", "forfeit_after", "concurrency", "status", "created_at",
-            "finished_at", "note", "version")}, "entrants": entrants}
+            "finished_at", "note", "version")}
+        if not TournamentService._seed_shown(meta):
+            public["seed"] = None  # every deal derives from it: shown once the tournament ends
+        return {**public, "seeded": meta.get("seeded", True), "entrants": entrants}
+
+    @staticmethod
+    def _seed_shown(meta: dict[str, Any]) -> bool:
+        """A server-drawn seed stays secret while matches dealt from it run (an entrant who
+        knew it could foresee hidden cards); a creator-chosen one is no secret to hide."""
+        return meta["status"] != "running" or meta.get("seeded", True)
 
     @staticmethod
     def _progress(meta: dict[str, Any], running: int) -> dict[str, Any]:
@@ -174,7 +184,8 @@ class TournamentService:
             match_id = ids.get(slot)
             outcome = results.get(slot)
             out.append({
-                "slot": slot, "round": plan["round"], "deal": plan["deal"], "seed": plan["seed"],
+                "slot": slot, "round": plan["round"], "deal": plan["deal"],
+                "seed": plan["seed"] if outcome or self._seed_shown(meta) else None,
                 "match": match_id, "status": "finished" if outcome else
                 "running" if match_id else "planned",
                 "seats": [{"seat": seat, "entrant": e, "name": meta["entrants"][e]["name"],

@@ -52,3 +52,26 @@ def test_a_round_robin_runs_to_the_end_and_a_slot_is_never_played_twice(
     assert all(row["rating"]["matches"] == 4 for row in final["standings"])
     tournaments.tick(tid)  # a late tick of a finished tournament changes nothing
     assert tournaments.describe(tid)["version"] == final["version"]
+
+
+def test_a_server_drawn_seed_stays_secret_until_the_matches_are_over(
+        redis_client: redis.Redis) -> None:
+    """Every deal derives from the tournament's seed: an entrant who read it while matches
+    run could foresee the hidden cards, so a seed the server drew is shown only once over."""
+    finished: list[str] = []
+    matches = MatchService(MatchStore(redis_client), Recorder(), on_finish=finished.append)
+    tournaments = TournamentService(matches)
+    spec = {"game": "savanna", "format": "round_robin", "seats": 2, "rounds": 1,
+            "move_deadline": 10, "forfeit_after": 3, "concurrency": 1,
+            "entrants": [{"bot": {"kind": "random"}}, {"bot": {"kind": "random"}}]}
+    tid = tournaments.create(spec)["id"]
+    running = tournaments.describe(tid)
+    assert running["seed"] is None and running["seeded"] is False
+    assert [m["seed"] for m in tournaments.match_list(tid)] == [None, None]
+    drive(matches, tournaments, finished)
+    over = tournaments.describe(tid)
+    assert over["status"] == "finished" and isinstance(over["seed"], int)
+    assert all(isinstance(m["seed"], int) for m in tournaments.match_list(tid))
+    # A creator-chosen seed is no secret: shown from the start.
+    chosen = tournaments.create({**spec, "seed": 11})
+    assert tournaments.describe(chosen["id"])["seed"] == 11
