@@ -88,18 +88,28 @@ def start_run_stack(tmp: Path, bot_workers: int = 2) -> RunStack:
         time.sleep(0.3)
 
 
-def group_members(pgid: int) -> list[int]:
-    """Live (not zombie) processes of process group ``pgid``, from /proc."""
-    members = []
+def _processes() -> list[tuple[int, list[str]]]:
+    """Every process's pid and the fields of its /proc stat after the command name
+    (``[0]`` state, ``[1]`` parent pid, ``[2]`` process group)."""
+    found = []
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             try:
                 fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
             except OSError:
                 continue
-            if int(fields[2]) == pgid and fields[0] != "Z":
-                members.append(int(entry.name))
-    return members
+            found.append((int(entry.name), fields))
+    return found
+
+
+def group_members(pgid: int) -> list[int]:
+    """Live (not zombie) processes of process group ``pgid``."""
+    return [pid for pid, fields in _processes() if int(fields[2]) == pgid and fields[0] != "Z"]
+
+
+def children_of(parent: int) -> list[int]:
+    """The processes whose parent is ``parent`` (a gunicorn master's workers)."""
+    return [pid for pid, fields in _processes() if int(fields[1]) == parent]
 
 
 def group_alive(pgid: int, grace: float = 5) -> bool:

@@ -11,7 +11,6 @@ import signal
 import threading
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 import redis
@@ -22,6 +21,7 @@ from tests.integration.conftest import Client
 from tests.integration.faults import (
     RunStack,
     assert_intact,
+    children_of,
     group_alive,
     new_human_match,
     start_run_stack,
@@ -113,33 +113,20 @@ def test_redis_at_maxmemory_then_freed(stack: RunStack, client: Client) -> None:
     assert requests.get(f"{stack.base}/readyz", timeout=5).status_code == 200
 
 
-def gunicorn_workers(master: int) -> list[int]:
-    children = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[1]) == master:
-                children.append(int(entry.name))
-    return children
-
-
 def test_a_killed_gunicorn_worker(stack: RunStack, client: Client) -> None:
     players = [new_human_match(client, seed) for seed in (401, 402)]
     threads = [p.start() for p in players]
     time.sleep(2)
     master = stack.pid("api")
-    workers = gunicorn_workers(master)
+    workers = children_of(master)
     assert len(workers) == 2
     os.kill(workers[0], signal.SIGKILL)
     finish_all(client, players, threads, [])
     assert requests.get(f"{stack.base}/healthz", timeout=5).status_code == 200
     deadline = time.monotonic() + 20  # the master replaces it (a busy machine boots it slowly)
-    while len(gunicorn_workers(master)) != 2 and time.monotonic() < deadline:
+    while len(children_of(master)) != 2 and time.monotonic() < deadline:
         time.sleep(0.2)
-    assert len(gunicorn_workers(master)) == 2
+    assert len(children_of(master)) == 2
 
 
 def test_one_beat_with_two_workers(stack: RunStack) -> None:
