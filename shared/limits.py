@@ -15,13 +15,14 @@ import math
 import time
 from collections.abc import Iterable
 
-import redis
+from shared.redis_client import RedisClient
+from shared.store import match_key
 
 LIVE = ("waiting", "running")
 
 
 class RateLimiter:
-    def __init__(self, client: redis.Redis) -> None:
+    def __init__(self, client: RedisClient) -> None:
         self.redis = client
 
     def hit(self, bucket: str, who: str, limit: int, window: float = 60.0) -> float:
@@ -34,6 +35,7 @@ class RateLimiter:
         now = time.time()
         slot = int(now // window)
         key = f"evo:rl:{bucket}:{who}:{slot}"
+        # One key, so one slot: a transaction on a cluster too.
         with self.redis.pipeline(transaction=True) as pipe:
             pipe.incr(key)
             pipe.expire(key, math.ceil(window) + 1)
@@ -46,7 +48,7 @@ class RateLimiter:
 class BotWorkCap:
     """How many bot seats a client has in live matches (``evo:bots:{who}`` set of ids)."""
 
-    def __init__(self, client: redis.Redis, ttl: int = 86400) -> None:
+    def __init__(self, client: RedisClient, ttl: int = 86400) -> None:
         self.redis = client
         self.ttl = ttl
 
@@ -61,7 +63,7 @@ class BotWorkCap:
         ids = list(entries)
         with self.redis.pipeline(transaction=False) as pipe:
             for match_id in ids:
-                pipe.hget(f"evo:m:{match_id}", "status")
+                pipe.hget(match_key(match_id), "status")
             statuses = pipe.execute()
         gone = [m for m, status in zip(ids, statuses, strict=True) if status not in LIVE]
         if gone:

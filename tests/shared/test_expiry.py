@@ -9,7 +9,7 @@ import time
 import redis
 
 from shared.service import MatchService
-from shared.store import MatchStore
+from shared.store import MatchStore, match_key
 from tests.shared.test_seeds import play_out
 from worker import turns
 
@@ -21,7 +21,7 @@ def service_with_ttl(client: redis.Redis, ttl: int) -> MatchService:
 
 
 def match_keys(client: redis.Redis, match_id: str) -> list[str]:
-    return sorted(client.scan_iter(f"evo:m:{match_id}*"))
+    return sorted(client.scan_iter(match_key(match_id) + "*"))
 
 
 def wait_gone(client: redis.Redis, match_id: str, timeout: float = 6.0) -> bool:
@@ -42,11 +42,11 @@ def test_a_finished_match_expires_after_its_ttl(redis_client: redis.Redis) -> No
     service.submit_move(record.id, 0, record.version, first, idempotency_key="k1")
     idem = [k for k in match_keys(redis_client, record.id) if ":idem:" in k]
     assert idem and 0 < redis_client.ttl(idem[0]) <= 60
-    for key in (f"evo:m:{record.id}", f"evo:m:{record.id}:tok", f"evo:m:{record.id}:log"):
+    for key in (match_key(record.id), match_key(record.id, ":tok"), match_key(record.id, ":log")):
         assert redis_client.ttl(key) == -1  # a running match is kept
     play_out(service, record.id, tokens, random.Random(5))
     assert service.load(record.id).status == "finished"
-    for key in (f"evo:m:{record.id}", f"evo:m:{record.id}:tok", f"evo:m:{record.id}:log"):
+    for key in (match_key(record.id), match_key(record.id, ":tok"), match_key(record.id, ":log")):
         assert 0 < redis_client.ttl(key) <= 2
     assert wait_gone(redis_client, record.id)
     assert redis_client.zscore("evo:active", record.id) is None
@@ -55,7 +55,7 @@ def test_a_finished_match_expires_after_its_ttl(redis_client: redis.Redis) -> No
 def test_bot_leases_carry_a_ttl(redis_client: redis.Redis) -> None:
     store = MatchStore(redis_client)
     assert store.claim_bot_turn("0123456789abcdef", 0, 3, ttl=5)
-    ttl = redis_client.pttl("evo:m:0123456789abcdef:lease:0:3")
+    ttl = redis_client.pttl(match_key("0123456789abcdef", ":lease:0:3"))
     assert 0 < ttl <= 5000
 
 

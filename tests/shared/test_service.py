@@ -11,7 +11,7 @@ import redis
 
 from shared.errors import Conflict, Forbidden, NotFound, Unauthorized, Unprocessable
 from shared.service import MatchService
-from shared.store import MatchStore, hash_secret
+from shared.store import MatchStore, hash_secret, match_key
 
 
 class Recorder:
@@ -35,7 +35,7 @@ def humans(n: int) -> list[dict[str, Any]]:
 
 def test_tokens_are_stored_hashed(service: MatchService, redis_client: redis.Redis) -> None:
     record, tokens = service.create_match("savanna", {}, 1, humans(2))
-    stored = redis_client.hgetall(f"evo:m:{record.id}:tok")
+    stored = redis_client.hgetall(match_key(record.id, ":tok"))
     assert set(stored) == {hash_secret(t) for t in tokens.values()}
     dump = json.dumps({k: redis_client.hgetall(k) for k in redis_client.keys("evo:m:*")
                        if redis_client.type(k) == "hash"})
