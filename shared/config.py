@@ -37,6 +37,9 @@ class Settings:
     # Replicas a write must reach (WAIT) before it is answered: 1 with replicas, so that a
     # failover loses no accepted move; 0 answers at once (a single Redis without replicas).
     redis_replica_acks: int = 0
+    # Proxies in front of the API that append to X-Forwarded-For (1 behind one load
+    # balancer); 0 trusts no such header (a client could forge its address).
+    proxy_hops: int = 0
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -51,6 +54,7 @@ class Settings:
             broker_url=os.environ.get("BROKER_URL", redis_url),
             redis_cluster_nodes=cluster_nodes,
             redis_replica_acks=int(os.environ.get("REDIS_REPLICA_ACKS", 0)),
+            proxy_hops=int(os.environ.get("PROXY_HOPS", 0)),
             max_body_bytes=int(os.environ.get("MAX_BODY_BYTES", 64 * 1024)),
             bot_stale_after=float(os.environ.get("BOT_STALE_AFTER", 5)),
             bot_lease_seconds=float(os.environ.get("BOT_LEASE_SECONDS", 15)),
