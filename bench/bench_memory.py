@@ -20,12 +20,12 @@ import redis
 from scripts.localredis import free_port, start_redis
 from shared.games import all_games
 from shared.service import MatchService
-from shared.store import MatchStore
+from shared.store import MatchStore, match_key
 
 
 def key_bytes(client: redis.Redis, match_id: str) -> int:
     return sum(int(client.memory_usage(key, samples=0) or 0)
-               for key in client.scan_iter(f"evo:m:{match_id}*"))
+               for key in client.scan_iter(match_key(match_id) + "*"))
 
 
 def play_out(service: MatchService, match_id: str, rng: random.Random) -> int:
