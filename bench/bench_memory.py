@@ -2,8 +2,9 @@
 
 Creates ``--matches`` two-human matches of every game in a fresh redis-server (through the
 real service) and reads Redis's ``used_memory`` before and after; then plays ``--finished``
-of them to the end with random legal moves and measures again. ``MEMORY USAGE`` of one
-match's keys is printed beside the average.
+of them to the end with random legal moves and measures again, with the Redis server's CPU
+time a played move costs (``INFO cpu``: the sizing of the match store in the README).
+``MEMORY USAGE`` of one match's keys is printed beside the average.
 
     python -m bench.bench_memory --matches 200 --finished 20
 """
@@ -26,6 +27,12 @@ from shared.store import MatchStore, match_key
 def key_bytes(client: redis.Redis, match_id: str) -> int:
     return sum(int(client.memory_usage(key, samples=0) or 0)
                for key in client.scan_iter(match_key(match_id) + "*"))
+
+
+def redis_cpu(client: redis.Redis) -> float:
+    """CPU seconds the Redis server has used (user + system, its main thread and all)."""
+    info = client.info("cpu")
+    return float(info["used_cpu_user"]) + float(info["used_cpu_sys"])
 
 
 def play_out(service: MatchService, match_id: str, rng: random.Random) -> int:
@@ -58,7 +65,9 @@ def main() -> None:
                        for _ in range(args.matches)]
                 new = (int(client.info("memory")["used_memory"]) - base) / args.matches
                 one_new = key_bytes(client, ids[0])
+                cpu_before = redis_cpu(client)
                 moves = [play_out(service, match_id, rng) for match_id in ids[:args.finished]]
+                cpu_per_move = (redis_cpu(client) - cpu_before) / max(sum(moves), 1)
                 grown = int(client.info("memory")["used_memory"]) - base
                 finished = (grown - new * (args.matches - args.finished)) / args.finished
                 one_done = key_bytes(client, ids[0])
@@ -66,7 +75,8 @@ def main() -> None:
                       f"{one_new / 1024:.1f} KiB); finished ({sum(moves) / len(moves):.0f} "
                       f"moves on average) {finished / 1024:.1f} KiB (MEMORY USAGE "
                       f"{one_done / 1024:.1f} KiB); {args.matches} created, "
-                      f"{args.finished} finished, {game.min_players} players")
+                      f"{args.finished} finished, {game.min_players} players; Redis CPU "
+                      f"{cpu_per_move * 1e6:.0f} us a move (every command of a played move)")
             client.close()
         finally:
             process.terminate()
