@@ -13,6 +13,7 @@ from redis.crc import key_slot
 
 from scripts.localcluster import LocalCluster
 from scripts.migrate_keys import migrate
+from shared.limits import BotWorkCap, RateLimiter
 from shared.redis_client import RedisClient, connect
 from shared.service import MatchService
 from shared.store import LEGACY_SUFFIXES, MatchStore, legacy_match_key, match_key
@@ -133,3 +134,15 @@ def test_the_migration_command_moves_old_matches_and_ratings(redis_client: redis
     assert [k for k, _ in RatingStore(redis_client).leaderboard("savanna", 5)] == ["bot:random"]
     assert not redis_client.exists("evo:r:savanna", "evo:r:savanna:board")
     assert migrate(redis_client) == (0, 0)  # nothing left to do
+
+
+def test_rate_limits_and_the_bot_cap_work_on_either_store(store_client: RedisClient) -> None:
+    limiter = RateLimiter(store_client)
+    assert [limiter.hit("moves", "192.0.2.9", 2) == 0 for _ in range(3)] == [True, True, False]
+    service = MatchService(MatchStore(store_client), Recorder())
+    record, _ = service.create_match("savanna", {}, 5, [{"kind": "bot", "bot": {
+        "kind": "random"}}] * 2)
+    cap = BotWorkCap(store_client)
+    cap.add("192.0.2.9", record.id, 2)
+    cap.add("192.0.2.9", "gone", 3)  # a match that no longer exists is forgotten
+    assert cap.live_seats("192.0.2.9") == 2
