@@ -119,6 +119,39 @@ def play_seat(stack: Stack, match_id: str, token: str, seat: int, rng: random.Ra
             accepted.append((match_id, seat, answer["version"], answer["move"]))
 
 
+def follow_stream(stack: Stack, match_id: str, seen: list[int], ended: list[bool],
+                  timeout: float = 150) -> None:
+    """Follow the match's event stream as ``EventSource`` does: reconnect (to the other API)
+    with Last-Event-ID whenever the stream drops, until its ``end`` event."""
+    deadline = time.monotonic() + timeout
+    while not ended and time.monotonic() < deadline:
+        with stack.lock:
+            base = stack.apis[next(stack.turn) % len(stack.apis)]
+        headers = {"Last-Event-ID": str(seen[-1])} if seen else {}
+        try:
+            with requests.get(f"{base}/v1/matches/{match_id}/stream", params={"since": 1},
+                              headers=headers, stream=True, timeout=30) as response:
+                assert response.status_code != 500, response.text
+                if response.status_code == 204:
+                    return
+                if response.status_code != 200:
+                    time.sleep(0.2)
+                    continue
+                fields: dict[str, str] = {}
+                for line in response.iter_lines(decode_unicode=True):
+                    if line:  # a field of the event being read
+                        name, _, value = line.partition(": ")
+                        fields[name] = value
+                        continue
+                    if fields.get("event") == "version":  # a blank line ends an event
+                        seen.append(int(fields["id"]))
+                    elif fields.get("event") == "end":
+                        ended.append(True)
+                    fields = {}
+        except requests.RequestException:  # the stream was cut: reconnect, as a browser does
+            time.sleep(0.2)
+
+
 def test_matches_finish_and_keep_every_accepted_move_across_a_master_failover(
         stack: Stack) -> None:
     human, bot = {"kind": "human"}, {"kind": "bot", "bot": {"kind": "random"}}
@@ -142,6 +175,11 @@ def test_matches_finish_and_keep_every_accepted_move_across_a_master_failover(
     threads = [threading.Thread(target=run, args=(match, token, random.Random(i)))
                for i, (match, token) in enumerate(
                    (m, t) for m in created for t in m["tokens"])]
+    # Someone watches the first match (the one whose master dies) over the event stream.
+    streamed: list[int] = []
+    ended: list[bool] = []
+    threads.append(threading.Thread(target=follow_stream,
+                                    args=(stack, created[0]["id"], streamed, ended)))
     for thread in threads:
         thread.start()
     while len(accepted) < 40 and not errors:  # well into the matches
@@ -169,6 +207,8 @@ def test_matches_finish_and_keep_every_accepted_move_across_a_master_failover(
         versions = [e["version"] for e in events]
         assert versions == list(range(versions[0], final.json()["version"] + 1))
         logged = {(e["seat"], e["version"]): e["move"] for e in events if "move" in e}
+        if match is created[0]:  # the stream sent every version once, in order, and the end
+            assert streamed == list(range(2, final.json()["version"] + 1)) and ended
         for match_id, seat, version, move in accepted:
             if match_id == match["id"]:
                 assert logged.get((seat, version)) == move, (match_id, seat, version)
