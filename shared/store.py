@@ -14,10 +14,11 @@ so on Redis Cluster all keys of one match live in one slot and one script can wr
 * ``evo:m:{id}:queued:{seat}:{version}`` string — a bot turn's task is in the queue (set
   before it is sent, removed when a worker starts it; the lease then says it is running), so
   the sweep re-enqueues only a turn whose task is lost, however long the queue;
-* ``evo:active`` sorted set — running matches by last update time (the bot sweep reads it;
-  written after a match's own commit, like the other global indexes: an entry left behind by
-  a writer that lost the race to a newer one is dropped by the sweep when it finds the match
-  over or gone);
+* ``evo:active`` sorted set — live matches by last update time (the bot sweep reads it; a
+  global index, so never written inside a match's own commit: a match is added before a
+  write that leaves it live and removed after one that ends it, so a live match is never
+  missing, and an entry a lost race leaves behind is dropped by the sweep when it finds the
+  match over or gone);
 * ``evo:deadlines`` sorted set — matches with a move deadline by the earliest time a seat's
   deadline passes; ``evo:waiting`` sorted set — waiting matches by creation time (both are
   global indexes, written after a match's own commit, never inside it);
@@ -266,13 +267,13 @@ class MatchStore:
         """
         fields = record.to_fields()
         tokens = {h: str(seat) for seat, h in token_hashes.items()}
+        self._index_before(record)
         created = self._run(self._create,
                             keys=[self._key(record.id), self._key(record.id, ":tok")],
                             args=[json.dumps(fields), json.dumps(tokens)])
         if not created:
             return False
-        self.index_active(record)
-        self.index_deadlines(record)
+        self._index_after(record)
         return True
 
     def _run(self, script: Any, keys: list[str], args: list[Any]) -> Any:
@@ -305,12 +306,28 @@ class MatchStore:
             return result
         raise AssertionError("unreachable")
 
-    def index_active(self, record: MatchRecord) -> None:
-        """Keep the global ``evo:active`` index in step with ``record`` (after its write)."""
+    def _index_before(self, record: MatchRecord) -> None:
+        """Before a write that leaves the match live, put it in ``evo:active``: a live match
+        is then never missing from the index the sweep reads (an entry whose write then lost
+        the race, or never happened, is only looked at again later, and dropped if over)."""
         if record.status in ("waiting", "running"):
             self.redis.zadd("evo:active", {record.id: record.updated_at})
-        else:
-            self.redis.zrem("evo:active", record.id)
+
+    def _index_after(self, record: MatchRecord) -> None:
+        """After the write: drop an ended match from ``evo:active``, keep the deadline and
+        waiting indexes in step, start an ended match's expiry. The write has happened, so
+        its answer must say so: a store error here is logged, not raised, and what it left
+        undone is repaired later (the sweep drops an ended match it finds in the index; the
+        next write re-indexes deadlines and sets the expiry)."""
+        try:
+            if record.status not in ("waiting", "running"):
+                self.redis.zrem("evo:active", record.id)
+            self.index_deadlines(record)
+            if record.status in ENDED:
+                self.expire_ended(record.id)
+        except redis.RedisError as exc:
+            log.warning("match %s v%d written; its indexes were not updated: %r", record.id,
+                        record.version, exc)
 
     def forget_active(self, match_id: str) -> None:
         """Drop an entry of ``evo:active`` whose match is over or gone (the sweep's repair)."""
@@ -364,6 +381,7 @@ class MatchStore:
             idem_value = json.dumps(answer)
         token_hash, token_seat = ("", "") if new_token is None else (new_token[1],
                                                                      str(new_token[0]))
+        self._index_before(record)
         done = self._run(
             self._commit,
             keys=[self._key(record.id), self._key(record.id, ":log"),
@@ -373,10 +391,7 @@ class MatchStore:
                   idem_value, idem_ttl, token_hash, token_seat, self.channel(record.id)],
         )
         if done:
-            self.index_active(record)
-            self.index_deadlines(record)
-            if record.status in ENDED:
-                self.expire_ended(record.id)
+            self._index_after(record)
         return bool(done)
 
     def expire_ended(self, match_id: str) -> None:

@@ -146,3 +146,33 @@ def test_rate_limits_and_the_bot_cap_work_on_either_store(store_client: RedisCli
     cap.add("192.0.2.9", record.id, 2)
     cap.add("192.0.2.9", "gone", 3)  # a match that no longer exists is forgotten
     assert cap.live_seats("192.0.2.9") == 2
+
+
+def test_a_write_is_answered_truthfully_when_only_a_global_index_fails(
+        redis_client: redis.Redis, redis_url: str) -> None:
+    """A real failure of the global indexes alone: a Redis user allowed the match's own keys
+    only (ACL). A write that leaves the match live adds it to ``evo:active`` first, so it
+    fails before anything is written; a write that ends the match lands, says so, and the
+    index entry it could not remove is dropped by the sweep."""
+    from tests.shared.test_store import record
+
+    redis_client.execute_command("ACL", "SETUSER", "matchonly", "on", ">pw", "~evo:m:*",
+                                 "+@all")
+    limited = redis.Redis.from_url(redis_url.replace("redis://", "redis://matchonly:pw@"),
+                                   decode_responses=True)
+    try:
+        full, store = MatchStore(redis_client), MatchStore(limited)
+        full.create(record(), {})
+        with pytest.raises(redis.exceptions.NoPermissionError):
+            store.commit(record(version=2), 1, [{"version": 2, "events": []}])
+        assert full.version("m1") == 1 and full.log("m1") == []  # nothing was written
+        done = record(version=2)
+        done.status = "finished"
+        assert store.commit(done, 1, [{"version": 2, "events": []}])
+        assert full.load("m1").status == "finished"
+        redis_client.zadd("evo:active", {"m1": time.time() - 60})
+        turns.sweep(MatchService(full, Recorder()), stale_after=1)
+        assert redis_client.zscore("evo:active", "m1") is None
+    finally:
+        limited.close()
+        redis_client.execute_command("ACL", "DELUSER", "matchonly")
