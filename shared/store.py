@@ -230,6 +230,8 @@ class MatchStore:
 
     def version(self, match_id: str) -> int | None:
         value = self.redis.hget(self._key(match_id), "version")
+        if value is None and self.migrate_legacy(match_id):  # (a tournament asks this first)
+            value = self.redis.hget(self._key(match_id), "version")
         return None if value is None else int(value)
 
     def seat_for_token(self, match_id: str, token: str) -> int | None:
