@@ -56,6 +56,10 @@ from shared.redis_client import RedisClient, connect, is_cluster, node_client
 T = TypeVar("T")
 log = logging.getLogger(__name__)
 REPLICA_WAIT_MS = 500  # the longest a write waits for its replicas' acknowledgement
+# A master whose replicas did not acknowledge a write in time (its replica is down, or it is
+# a replica just promoted by a failover) is written without waiting this long, then tried
+# again: a degraded shard keeps its speed, and regains its guarantee once a replica is back.
+UNREPLICATED_SECONDS = 10.0
 CLUSTER_ATTEMPTS = 10  # tries of a write sent straight to a node (see MatchStore._run)
 # A node that died or gave its slots away: read the cluster's layout again and retry.
 RETRIED_ON_NODE = (redis.ConnectionError, redis.TimeoutError, MovedError, ClusterDownError,
@@ -181,6 +185,7 @@ class MatchStore:
         self.redis = client
         self.ended_ttl = ended_ttl  # seconds an ended match's keys are kept (0: for ever)
         self.replica_acks = replica_acks  # replicas a write must reach before it is answered
+        self._unreplicated: dict[str, float] = {}  # node -> until when it is written unwaited
         self._commit = client.register_script(_COMMIT)
         self._create = client.register_script(_CREATE)
 
@@ -290,7 +295,12 @@ class MatchStore:
             return script(keys=keys, args=args)
         for attempt in range(CLUSTER_ATTEMPTS):
             try:
-                with node_client(self.redis, keys[0]).pipeline(transaction=False) as pipe:
+                node = node_client(self.redis, keys[0])
+                where = node.connection_pool.connection_kwargs
+                name = f"{where.get('host', where.get('path'))}:{where.get('port', '')}"
+                if time.monotonic() < self._unreplicated.get(name, 0.0):
+                    return script(keys=keys, args=args, client=node)
+                with node.pipeline(transaction=False) as pipe:
                     script(keys=keys, args=args, client=pipe)
                     pipe.execute_command("WAIT", self.replica_acks, REPLICA_WAIT_MS)
                     result, acks = pipe.execute()
@@ -303,8 +313,10 @@ class MatchStore:
                 self.redis.nodes_manager.initialize()
                 continue
             if int(acks) < self.replica_acks:
-                log.warning("write to %s reached %s of %d replicas in %d ms", keys[0], acks,
-                            self.replica_acks, REPLICA_WAIT_MS)
+                log.warning("%s: a write reached %s of %d replicas in %d ms; writing without "
+                            "waiting for %g s", name, acks, self.replica_acks,
+                            REPLICA_WAIT_MS, UNREPLICATED_SECONDS)
+                self._unreplicated[name] = time.monotonic() + UNREPLICATED_SECONDS
             return result
         raise AssertionError("unreachable")
 

@@ -97,6 +97,31 @@ def test_a_write_is_answered_once_its_replica_has_it(redis_cluster: LocalCluster
     client.close()
 
 
+@pytest.mark.xdist_group("redis-cluster")
+def test_a_master_without_a_live_replica_is_written_without_waiting(
+        redis_cluster: LocalCluster) -> None:
+    """Degraded (its replica down, or just promoted by a failover), a master's writes would
+    each wait the whole WAIT timeout: after one write that timed out, the next go at once."""
+    client = connect("", redis_cluster.nodes)
+    client.flushall()
+    service = MatchService(MatchStore(client, replica_acks=1), Recorder())
+    record, _ = service.create_match("savanna", {}, 7, HUMANS)
+    replica = _replica_of(redis_cluster, client, match_key(record.id))
+    busy = threading.Thread(target=lambda: replica.execute_command("DEBUG", "SLEEP", "2"))
+    busy.start()
+    time.sleep(0.05)
+    durations = []
+    for seat in (0, 1):
+        current = service.load(record.id)
+        move = service.legal_moves(current, seat)[0]["move"]
+        started = time.monotonic()
+        service.submit_move(record.id, seat, current.version, move)
+        durations.append(time.monotonic() - started)
+    busy.join()
+    assert durations[0] >= 0.4 and durations[1] < 0.4, durations
+    client.close()
+
+
 def _store_the_old_way(client: redis.Redis, match_id: str) -> None:
     """Rename a match's keys back to the layout before hash tags (``evo:m:<id>``)."""
     for suffix in LEGACY_SUFFIXES:
