@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Iterator
 from typing import Any
 
@@ -29,7 +30,6 @@ from api.match_schemas import (
 )
 from shared.errors import Unavailable, Unprocessable
 from shared.hints import hint
-from shared.limits import bot_seat_count
 from shared.queue import request_hint
 from shared.service import redact
 from shared.store import ENDED, MatchRecord
@@ -42,12 +42,16 @@ _IDEMPOTENCY_KEY_MAX = 200
 def create_match() -> tuple[dict[str, Any], int, dict[str, str]]:
     rate_limit("matches", settings().matches_per_minute)
     body = json_body(CreateMatchSchema())
-    work = admit_bot_work(body["seats"])
-    record, tokens = service().create_match(body["game"], body["options"], body.get("seed"),
-                                            body["seats"], rated=body["rated"],
-                                            move_deadline=body.get("move_deadline"))
-    if work is not None:
-        work.add(client_address(), record.id, bot_seat_count(body["seats"]))
+    match_id = secrets.token_hex(8)  # chosen first: its bot seats are reserved under it
+    work = admit_bot_work(body["seats"], match_id)
+    try:
+        record, tokens = service().create_match(
+            body["game"], body["options"], body.get("seed"), body["seats"],
+            rated=body["rated"], move_deadline=body.get("move_deadline"), match_id=match_id)
+    except Exception:
+        if work is not None:
+            work.release(client_address(), match_id)
+        raise
     out = service().describe(record, None)
     out["tokens"] = [{"seat": seat, "token": token} for seat, token in sorted(tokens.items())]
     return out, 201, {"Location": f"/v1/matches/{record.id}"}

@@ -182,6 +182,13 @@ class MatchStore:
         value = self.redis.hget(self._key(match_id), "version")
         return None if value is None else int(value)
 
+    def statuses(self, match_ids: Sequence[str]) -> list[str | None]:
+        """The status of each match (None: no such match)."""
+        with self.redis.pipeline(transaction=False) as pipe:
+            for match_id in match_ids:
+                pipe.hget(self._key(match_id), "status")
+            return list(pipe.execute())
+
     def seat_for_token(self, match_id: str, token: str) -> int | None:
         seat = self.redis.hget(self._key(match_id, ":tok"), hash_secret(token))
         return None if seat is None else int(seat)
