@@ -24,10 +24,11 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from shared import bot_catalogue, carryover
+from shared import bot_catalogue, carryover, match_random
 from shared.account_store import AccountStore
 from shared.errors import Conflict, Forbidden, NotFound, Unauthorized, Unprocessable
 from shared.games import get_game
+from shared.match_random import MatchRandom
 from shared.moves import move_shape_problem
 from shared.protocol import Game, IllegalMove, NotYourTurn, State
 from shared.store import ENDED, MatchRecord, MatchStore, hash_secret
@@ -43,13 +44,6 @@ Enqueue = Callable[[str, int, int], None]
 QUEUED_TTL = 30.0
 LIST_SCAN = 500  # the latest matches not over that a listing looks through
 OnFinish = Callable[[str], None]
-
-
-def _rng_from(record: MatchRecord) -> random.Random:
-    version, internal, gauss = json.loads(record.rng)
-    rng = random.Random()
-    rng.setstate((version, tuple(internal), gauss))
-    return rng
 
 
 def _public_seat(seat: dict[str, Any]) -> dict[str, Any]:
@@ -132,7 +126,7 @@ class MatchService:
         seeded = seed is not None
         if seed is None:
             seed = secrets.randbits(63)
-        rng = random.Random(seed)
+        rng = MatchRandom(seed)
         state = game.new_state(len(seats), resolved, rng)
         now = time.time()
         all_joined = all(s["joined"] for s in stored_seats)
@@ -140,7 +134,7 @@ class MatchService:
             id=match_id or secrets.token_hex(8), game=game.id, rules_version=game.version,
             options=resolved, seed=seed, seats=stored_seats,
             status="running" if all_joined else "waiting", version=1,
-            state=json.dumps(state.to_json()), rng=json.dumps(rng.getstate()), result=None,
+            state=json.dumps(state.to_json()), rng=match_random.dump(rng), result=None,
             to_move=state.to_move(), created_at=now, updated_at=now, tournament=tournament,
             rated=rated, move_deadline=move_deadline, forfeit_after=forfeit_after,
             seeded=seeded)
@@ -374,7 +368,7 @@ class MatchService:
             raise Unprocessable(f"malformed move: {problem}", version=record.version)
         try:
             canonical = state.find_move(seat, move)
-            rng = _rng_from(record)
+            rng = match_random.restore(record.rng, record.seed)
             label = state.move_label(canonical)
             events = state.apply(seat, canonical, rng)
         except NotYourTurn as exc:
@@ -456,7 +450,7 @@ class MatchService:
     def _advance(self, record: MatchRecord, game: Game, state: State, rng: random.Random,
                  mover: int) -> None:
         record.state = json.dumps(state.to_json())
-        record.rng = json.dumps(rng.getstate())
+        record.rng = match_random.dump(rng)
         record.to_move = state.to_move()
         record.version += 1
         record.updated_at = time.time()

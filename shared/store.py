@@ -88,7 +88,7 @@ class MatchRecord:
     status: str
     version: int
     state: str  # engine JSON text
-    rng: str  # JSON of random.getstate(); never leaves the server
+    rng: str  # JSON of the random source's draw count (shared.match_random); server-only
     result: dict[str, Any] | None
     to_move: list[int]
     created_at: float
