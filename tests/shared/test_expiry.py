@@ -98,7 +98,8 @@ def used_memory(client: redis.Redis) -> int:
 
 def test_memory_stays_flat_over_created_and_finished_matches(redis_client: redis.Redis
                                                              ) -> None:
-    service = service_with_ttl(redis_client, 1)
+    # The kept result and log outlive the match (2 s) and go too.
+    service = service_with_ttl(redis_client, 1, result_ttl=2, log_ttl=2)
     rng = random.Random(9)
     after_round = []
     for _ in range(3):
