@@ -1,9 +1,13 @@
-"""Redis memory a match takes: new, and finished with its full log, per registered game.
+"""Redis memory a match takes: new, finished with its full log, and kept after its end, per
+registered game.
 
 Creates ``--matches`` two-human matches of every game in a fresh redis-server (through the
-real service) and reads Redis's ``used_memory`` before and after; then plays ``--finished``
-of them to the end with random legal moves and measures again. ``MEMORY USAGE`` of one
-match's keys is printed beside the average.
+real service, with the default ``ENDED_TTL``/``LOG_TTL``/``RESULT_TTL``) and reads Redis's
+``used_memory`` before and after; then plays ``--finished`` of them to the end with random
+legal moves and measures again; then deletes the finished matches' state and tokens, as
+their ``ENDED_TTL`` expiry does, and measures what stays for ``LOG_TTL``/``RESULT_TTL`` (the
+compacted log and the kept result). ``MEMORY USAGE`` of one match's keys is printed beside
+each average.
 
     python -m bench.bench_memory --matches 200 --finished 20
 """
@@ -18,6 +22,7 @@ from pathlib import Path
 import redis
 
 from scripts.localredis import free_port, start_redis
+from shared.config import Settings
 from shared.games import all_games
 from shared.service import MatchService
 from shared.store import MatchStore
@@ -26,6 +31,10 @@ from shared.store import MatchStore
 def key_bytes(client: redis.Redis, match_id: str) -> int:
     return sum(int(client.memory_usage(key, samples=0) or 0)
                for key in client.scan_iter(f"evo:m:{match_id}*"))
+
+
+def used(client: redis.Redis) -> int:
+    return int(client.info("memory")["used_memory"])
 
 
 def play_out(service: MatchService, match_id: str, rng: random.Random) -> int:
@@ -49,24 +58,34 @@ def main() -> None:
         process = start_redis(Path(tmp), port, appendonly=False)
         try:
             client = redis.Redis(port=port, decode_responses=True)
-            service = MatchService(MatchStore(client), lambda *_: None)
+            defaults = Settings.from_env()
+            store = MatchStore(client, defaults.ended_ttl, defaults.result_ttl,
+                               defaults.log_ttl)
+            service = MatchService(store, lambda *_: None)
             for game in all_games():
                 client.flushall()
-                base = int(client.info("memory")["used_memory"])
+                base = used(client)
                 humans = [{"kind": "human"} for _ in range(game.min_players)]
                 ids = [service.create_match(game.id, {}, None, humans)[0].id
                        for _ in range(args.matches)]
-                new = (int(client.info("memory")["used_memory"]) - base) / args.matches
+                new = (used(client) - base) / args.matches
                 one_new = key_bytes(client, ids[0])
                 moves = [play_out(service, match_id, rng) for match_id in ids[:args.finished]]
-                grown = int(client.info("memory")["used_memory"]) - base
+                grown = used(client) - base
                 finished = (grown - new * (args.matches - args.finished)) / args.finished
                 one_done = key_bytes(client, ids[0])
+                for match_id in ids[:args.finished]:  # what ENDED_TTL's expiry removes
+                    client.delete(f"evo:m:{match_id}", f"evo:m:{match_id}:tok")
+                kept = (used(client) - base - new * (args.matches - args.finished)
+                        ) / args.finished
+                one_kept = key_bytes(client, ids[0])
                 print(f"{game.id}: new match {new / 1024:.1f} KiB (MEMORY USAGE "
                       f"{one_new / 1024:.1f} KiB); finished ({sum(moves) / len(moves):.0f} "
                       f"moves on average) {finished / 1024:.1f} KiB (MEMORY USAGE "
-                      f"{one_done / 1024:.1f} KiB); {args.matches} created, "
-                      f"{args.finished} finished, {game.min_players} players")
+                      f"{one_done / 1024:.1f} KiB); kept after ENDED_TTL "
+                      f"{kept / 1024:.1f} KiB (MEMORY USAGE {one_kept / 1024:.1f} KiB); "
+                      f"{args.matches} created, {args.finished} finished, "
+                      f"{game.min_players} players")
             client.close()
         finally:
             process.terminate()

@@ -26,7 +26,8 @@ class Services:
 
 
 def build(settings: Settings) -> Services:
-    store = MatchStore.from_url(settings.redis_url, settings.ended_ttl)
+    store = MatchStore.from_url(settings.redis_url, settings.ended_ttl,
+                                result_ttl=settings.result_ttl, log_ttl=settings.log_ttl)
     matches = MatchService(store, make_enqueue(settings.broker_url), settings.idempotency_ttl,
                            background=make_enqueue(settings.broker_url, TOURNAMENT_QUEUE),
                            on_finish=make_sender(settings.broker_url, MATCH_FINISHED_TASK))

@@ -8,7 +8,13 @@ Key space of one match (prefix ``evo:m:{id}``):
 * ``evo:m:{id}:idem:{sha256(key)}`` string — the first answer to an Idempotency-Key (TTL);
 * ``evo:m:{id}:lease:{seat}:{version}`` string — a bot task's claim on a turn (TTL); its
   value says what the search was asked (``shared.carryover``), so a newer task can defer;
-* an ended match's own three keys expire ``ended_ttl`` seconds after it ends (``ENDED_TTL``);
+* ``evo:m:{id}:logz`` string — an ended match's log, compacted (zlib, base64) in place of the
+  list; kept ``log_ttl`` seconds after the end (``LOG_TTL``, at least ``ENDED_TTL``);
+* ``evo:m:{id}:result`` string — an ended match as a spectator sees it at its end (result,
+  seats, names, seed and commitment, final public view), compacted alike; kept ``result_ttl``
+  seconds (``RESULT_TTL``, at least ``ENDED_TTL``), so its result outlives its state;
+* an ended match's own keys (state, tokens) expire ``ended_ttl`` seconds after it ends
+  (``ENDED_TTL``);
 * ``evo:m:{id}:queued:{seat}:{version}`` string — a bot turn's task is in the queue (set
   before it is sent, removed when a worker starts it; the lease then says it is running), so
   the sweep re-enqueues only a turn whose task is lost, however long the queue;
@@ -27,9 +33,11 @@ concurrent writers can never both win and a log entry exists exactly for each ac
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import time
+import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -73,6 +81,25 @@ def hash_secret(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
+def pack(text: str) -> str:
+    """``text`` compacted for keeping: zlib at its best level, as base64 (the store's client
+    decodes every answer as text)."""
+    return base64.b64encode(zlib.compress(text.encode(), 9)).decode()
+
+
+def unpack(packed: str) -> str:
+    return zlib.decompress(base64.b64decode(packed)).decode()
+
+
+def redis_range(items: list[T], start: int, end: int) -> list[T]:
+    """``items[start..end]`` as Redis ``LRANGE`` reads a list (inclusive; negative from the
+    end; out of range clipped)."""
+    count = len(items)
+    first = start if start >= 0 else max(count + start, 0)
+    last = end if end >= 0 else count + end
+    return items[first:last + 1] if first <= last else []
+
+
 @dataclass
 class MatchRecord:
     """One match as stored: metadata plus the engine state's JSON text (never parsed here)."""
@@ -88,7 +115,7 @@ class MatchRecord:
     status: str
     version: int
     state: str  # engine JSON text
-    rng: str  # JSON of random.getstate(); never leaves the server
+    rng: str  # JSON of the random source's draw count (shared.match_random); server-only
     result: dict[str, Any] | None
     to_move: list[int]
     created_at: float
@@ -147,19 +174,24 @@ class MatchRecord:
 class MatchStore:
     """Reads and compare-and-set writes of matches in Redis."""
 
-    def __init__(self, client: redis.Redis, ended_ttl: int = 0) -> None:
+    def __init__(self, client: redis.Redis, ended_ttl: int = 0, result_ttl: int = 0,
+                 log_ttl: int = 0) -> None:
         self.redis = client
         self.ended_ttl = ended_ttl  # seconds an ended match's keys are kept (0: for ever)
+        # An ended match's result and log are kept at least as long as the match itself.
+        self.result_ttl = 0 if ended_ttl <= 0 else max(result_ttl, ended_ttl)
+        self.log_ttl = 0 if ended_ttl <= 0 else max(log_ttl, ended_ttl)
         self._commit = client.register_script(_COMMIT)
         self._create = client.register_script(_CREATE)
 
     @classmethod
-    def from_url(cls, url: str, ended_ttl: int = 0, max_connections: int = 5000
-                 ) -> MatchStore:
+    def from_url(cls, url: str, ended_ttl: int = 0, max_connections: int = 5000,
+                 result_ttl: int = 0, log_ttl: int = 0) -> MatchStore:
         # Each long-poll or event stream holds a subscribed connection while it waits, so the
         # pool must outgrow redis-py's default of 100 (Redis itself allows 10,000 clients).
         return cls(redis.Redis.from_url(url, decode_responses=True, health_check_interval=30,
-                                        max_connections=max_connections), ended_ttl)
+                                        max_connections=max_connections), ended_ttl,
+                   result_ttl, log_ttl)
 
     # -- keys -------------------------------------------------------------------------------
     @staticmethod
@@ -182,13 +214,35 @@ class MatchStore:
         value = self.redis.hget(self._key(match_id), "version")
         return None if value is None else int(value)
 
+    def statuses(self, match_ids: Sequence[str]) -> list[str | None]:
+        """The status of each match (None: no such match)."""
+        with self.redis.pipeline(transaction=False) as pipe:
+            for match_id in match_ids:
+                pipe.hget(self._key(match_id), "status")
+            return list(pipe.execute())
+
     def seat_for_token(self, match_id: str, token: str) -> int | None:
         seat = self.redis.hget(self._key(match_id, ":tok"), hash_secret(token))
         return None if seat is None else int(seat)
 
     def log(self, match_id: str, start: int = 0, end: int = -1) -> list[dict[str, Any]]:
-        """Log entries ``start..end`` (list indices, inclusive; negative from the end)."""
-        return [json.loads(e) for e in self.redis.lrange(self._key(match_id, ":log"), start, end)]
+        """Log entries ``start..end`` (list indices, inclusive; negative from the end), from
+        the list of a match not over or the compacted log of an ended one."""
+        entries = self.redis.lrange(self._key(match_id, ":log"), start, end)
+        if not entries:
+            kept = self.kept_log(match_id)
+            return [] if kept is None else redis_range(kept, start, end)
+        return [json.loads(e) for e in entries]
+
+    def kept_log(self, match_id: str) -> list[dict[str, Any]] | None:
+        """An ended match's compacted log (None: not compacted, or no longer kept)."""
+        packed = self.redis.get(self._key(match_id, ":logz"))
+        return None if packed is None else json.loads(unpack(packed))
+
+    def kept_result(self, match_id: str) -> dict[str, Any] | None:
+        """An ended match as kept after its end (None: none kept, or no longer)."""
+        packed = self.redis.get(self._key(match_id, ":result"))
+        return None if packed is None else json.loads(unpack(packed))
 
     def idempotent_answer(self, match_id: str, key: str) -> dict[str, Any] | None:
         value = self.redis.get(self._key(match_id, f":idem:{hash_secret(key)}"))
@@ -260,11 +314,14 @@ class MatchStore:
     def commit(self, record: MatchRecord, expected_version: int,
                log_entries: Sequence[dict[str, Any]] = (),
                idempotency: tuple[str, dict[str, Any], int] | None = None,
-               new_token: tuple[int, str] | None = None) -> bool:
+               new_token: tuple[int, str] | None = None,
+               ended: dict[str, Any] | None = None) -> bool:
         """Write ``record`` iff the stored version is still ``expected_version``.
 
         Appends ``log_entries``, stores an Idempotency-Key answer and a new seat token in the
-        same atomic step. Returns False (and writes nothing) if another writer won.
+        same atomic step. Returns False (and writes nothing) if another writer won. A write
+        that ends the match then keeps ``ended`` (the match as a spectator sees it at the end)
+        and its log for their longer times (:meth:`keep_ended`).
         """
         fields = record.to_fields()
         idem_key, idem_value, idem_ttl = "", "", 0
@@ -286,21 +343,40 @@ class MatchStore:
         if done:
             self.index_deadlines(record)
             if record.status in ENDED:
-                self.expire_ended(record.id)
+                self.keep_ended(record.id, ended)
         return bool(done)
 
-    def expire_ended(self, match_id: str) -> None:
-        """Give an ended match's keys their time to live (``ended_ttl``; 0 keeps them).
+    def keep_ended(self, match_id: str, ended: dict[str, Any] | None) -> None:
+        """Compact an ended match's log and give its keys their times to live: the state and
+        tokens ``ended_ttl`` (0 keeps everything), the log ``log_ttl``, ``ended`` (the
+        match as kept, if given) ``result_ttl``. One transaction, retried if the log changes
+        while it is read (it cannot once the match has ended; WATCH makes sure).
 
-        Done after the commit, not inside it: a crash in between leaves the keys without a
-        TTL, and the next write of the match (or an operator's rerun) sets it.
+        Done after the commit, not inside it (Lua has no zlib): a crash in between leaves
+        the keys without a TTL, and rerunning this (an operator's, or a test's) sets them.
         """
-        if self.ended_ttl <= 0:
-            return
-        with self.redis.pipeline(transaction=False) as pipe:
-            for suffix in ("", ":log", ":tok"):
-                pipe.expire(self._key(match_id, suffix), self.ended_ttl)
-            pipe.execute()
+        log_key = self._key(match_id, ":log")
+        with self.redis.pipeline(transaction=True) as pipe:
+            while True:
+                try:
+                    pipe.watch(log_key)
+                    raw = pipe.lrange(log_key, 0, -1)
+                    pipe.multi()
+                    if raw:  # not compacted yet: the list becomes one packed string
+                        pipe.set(self._key(match_id, ":logz"), pack(f"[{','.join(raw)}]"))
+                        pipe.delete(log_key)
+                    if ended is not None and self.ended_ttl > 0:  # else the match answers
+                        pipe.set(self._key(match_id, ":result"), pack(json.dumps(ended)))
+                    if self.ended_ttl > 0:
+                        for suffix in ("", ":tok"):
+                            pipe.expire(self._key(match_id, suffix), self.ended_ttl)
+                        pipe.expire(self._key(match_id, ":logz"), self.log_ttl)
+                        if ended is not None:
+                            pipe.expire(self._key(match_id, ":result"), self.result_ttl)
+                    pipe.execute()
+                    return
+                except redis.WatchError:
+                    continue
 
     def touch_active(self, match_id: str, when: float | None = None) -> None:
         """Mark a running match as just seen by the sweep (so it is not re-swept at once)."""
