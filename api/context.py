@@ -64,14 +64,16 @@ def rate_limit(bucket: str, per_minute: int, token: str | None = None) -> None:
                                   f"retry in {retry:.0f} s", retry_after=int(retry))
 
 
-def admit_bot_work(seats: list[dict[str, Any]]) -> BotWorkCap | None:
-    """Refuse (429) bot seats that would take this address past its cap of live bot seats."""
+def admit_bot_work(seats: list[dict[str, Any]], match_id: str) -> BotWorkCap | None:
+    """Reserve ``match_id``'s bot seats for this address, or refuse (429) those that would
+    take it past its cap of live bot seats. The caller releases the reservation if the match
+    is not created."""
     wanted, cap = bot_seat_count(seats), settings().bot_seats_per_client
     if wanted == 0 or cap <= 0:
         return None
-    work = BotWorkCap(service().store.redis)
-    live = work.live_seats(client_address())
-    if live + wanted > cap:
+    work = BotWorkCap(service().store)
+    live = work.reserve(client_address(), match_id, wanted, cap)
+    if live is not None:
         raise TooManyRequests(f"at most {cap} bot seats in live matches per address; you "
                               f"have {live}: retry when one ends", retry_after=10)
     return work

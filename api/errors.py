@@ -21,7 +21,7 @@ PROBLEM = "application/problem+json"
 
 # RFC 9110 reason phrases: with ``type: about:blank`` the title is the status's phrase.
 TITLES = {400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found",
-          405: "Method Not Allowed", 409: "Conflict", 413: "Content Too Large",
+          405: "Method Not Allowed", 409: "Conflict", 410: "Gone", 413: "Content Too Large",
           422: "Unprocessable Content", 429: "Too Many Requests", 500: "Internal Server Error",
           503: "Service Unavailable", 507: "Insufficient Storage"}
 #: Seconds a client should wait before retrying when the store is full or unreachable.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Iterator
 from typing import Any
 
@@ -29,7 +30,6 @@ from api.match_schemas import (
 )
 from shared.errors import Unavailable, Unprocessable
 from shared.hints import hint
-from shared.limits import bot_seat_count
 from shared.queue import request_hint
 from shared.service import redact
 from shared.store import ENDED, MatchRecord
@@ -42,12 +42,16 @@ _IDEMPOTENCY_KEY_MAX = 200
 def create_match() -> tuple[dict[str, Any], int, dict[str, str]]:
     rate_limit("matches", settings().matches_per_minute)
     body = json_body(CreateMatchSchema())
-    work = admit_bot_work(body["seats"])
-    record, tokens = service().create_match(body["game"], body["options"], body.get("seed"),
-                                            body["seats"], rated=body["rated"],
-                                            move_deadline=body.get("move_deadline"))
-    if work is not None:
-        work.add(client_address(), record.id, bot_seat_count(body["seats"]))
+    match_id = secrets.token_hex(8)  # chosen first: its bot seats are reserved under it
+    work = admit_bot_work(body["seats"], match_id)
+    try:
+        record, tokens = service().create_match(
+            body["game"], body["options"], body.get("seed"), body["seats"],
+            rated=body["rated"], move_deadline=body.get("move_deadline"), match_id=match_id)
+    except Exception:
+        if work is not None:
+            work.release(client_address(), match_id)
+        raise
     out = service().describe(record, None)
     out["tokens"] = [{"seat": seat, "token": token} for seat, token in sorted(tokens.items())]
     return out, 201, {"Location": f"/v1/matches/{record.id}"}
@@ -65,7 +69,10 @@ def list_matches() -> dict[str, Any]:
 @bp.get("/<match_id>")
 def read_match(match_id: str) -> dict[str, Any]:
     args = query(ReadMatchQuery())
-    record = service().load(match_id)
+    record = service().read(match_id)
+    if not isinstance(record, MatchRecord):  # ended, its state expired: the kept result
+        bearer_token()  # a malformed header is still a 401; a seat reads it as a spectator
+        return record
     seat = service().authenticate(match_id, bearer_token(), required=False)
     if "wait" in args and args.get("version") == record.version:
         wait = min(args["wait"], settings().max_wait_seconds)
@@ -125,7 +132,10 @@ def submit_move(match_id: str) -> dict[str, Any]:
 @bp.get("/<match_id>/events")
 def events(match_id: str) -> dict[str, Any]:
     args = query(EventsQuery())
-    record = service().load(match_id)
+    record = service().read(match_id)
+    if not isinstance(record, MatchRecord):  # ended, its state expired: the kept log
+        bearer_token()
+        return service().kept_events(record, args["since"])
     seat = service().authenticate(match_id, bearer_token(), required=False)
     return {"version": record.version, "status": record.status, "redacted":
             record.status != "finished", "events": service().events(record, seat,
@@ -138,12 +148,17 @@ def stream(match_id: str) -> Response:
     (redacted for the caller, as ``/events``); an ``end`` event closes a match that is over,
     and a reconnect that already has the last version gets 204 so ``EventSource`` stops."""
     args = query(StreamQuery())
-    record = service().load(match_id)
-    seat = service().authenticate(match_id, bearer_token(), required=False)
+    record = service().read(match_id)
     # A reconnecting EventSource repeats the URL (and its ``since``) with Last-Event-ID: the
     # header is the newer news, so it wins.
     last_id = request.headers.get("Last-Event-ID", "")
     since = int(last_id) if last_id.isascii() and last_id.isdigit() else args.get("since")
+    if not isinstance(record, MatchRecord):  # ended, its state expired: from the kept log
+        bearer_token()
+        if since is not None and since >= record["version"]:
+            return Response(status=204)
+        return sse.stream(iter(kept_stream(record, since)), lambda _: None)
+    seat = service().authenticate(match_id, bearer_token(), required=False)
     if record.status in ENDED and since is not None and since >= record.version:
         return Response(status=204)
     store = service().store
@@ -178,3 +193,18 @@ def stream(match_id: str) -> Response:
         return catch_up(latest)
 
     return sse.stream(catch_up(record), wait)
+
+
+def kept_stream(kept: dict[str, Any], since: int | None) -> list[str]:
+    """The events of a match kept after its end: its versions after ``since`` (the final one
+    alone without it) from the kept log, then ``end``; 410 (before anything is sent) if the
+    log is no longer kept."""
+    final = kept["version"]
+    start = final - 1 if since is None else since
+    log = service().kept_events(kept, start)
+    by_version = {e["version"]: e for e in log["events"]}
+    return [sse.event("version", version, {"version": version, "status": kept["status"],
+                                           "to_move": [], "entry": by_version.get(version)})
+            for version in range(start + 1, final + 1)] + [
+        sse.event("end", final, {"version": final, "status": kept["status"],
+                                 "result": kept["result"]})]

@@ -1,10 +1,14 @@
-"""Redis memory a match takes: new, and finished with its full log, per registered game.
+"""Redis memory a match takes: new, finished with its full log, and kept after its end, per
+registered game.
 
 Creates ``--matches`` two-human matches of every game in a fresh redis-server (through the
-real service) and reads Redis's ``used_memory`` before and after; then plays ``--finished``
-of them to the end with random legal moves and measures again, with the Redis server's CPU
-time a played move costs (``INFO cpu``: the sizing of the match store in the README).
-``MEMORY USAGE`` of one match's keys is printed beside the average.
+real service, with the default ``ENDED_TTL``/``LOG_TTL``/``RESULT_TTL``) and reads Redis's
+``used_memory`` before and after; then plays ``--finished`` of them to the end with random
+legal moves and measures again, with the Redis server's CPU time a played move costs
+(``INFO cpu``: the sizing of the match store in the README); then deletes the finished
+matches' state and tokens, as their ``ENDED_TTL`` expiry does, and measures what stays for
+``LOG_TTL``/``RESULT_TTL`` (the compacted log and the kept result). ``MEMORY USAGE`` of one
+match's keys is printed beside each average.
 
     python -m bench.bench_memory --matches 200 --finished 20
 """
@@ -19,6 +23,7 @@ from pathlib import Path
 import redis
 
 from scripts.localredis import free_port, start_redis
+from shared.config import Settings
 from shared.games import all_games
 from shared.service import MatchService
 from shared.store import MatchStore, match_key
@@ -33,6 +38,10 @@ def redis_cpu(client: redis.Redis) -> float:
     """CPU seconds the Redis server has used (user + system, its main thread and all)."""
     info = client.info("cpu")
     return float(info["used_cpu_user"]) + float(info["used_cpu_sys"])
+
+
+def used(client: redis.Redis) -> int:
+    return int(client.info("memory")["used_memory"])
 
 
 def play_out(service: MatchService, match_id: str, rng: random.Random) -> int:
@@ -56,27 +65,37 @@ def main() -> None:
         process = start_redis(Path(tmp), port, appendonly=False)
         try:
             client = redis.Redis(port=port, decode_responses=True)
-            service = MatchService(MatchStore(client), lambda *_: None)
+            defaults = Settings.from_env()
+            store = MatchStore(client, defaults.ended_ttl, defaults.result_ttl,
+                               defaults.log_ttl)
+            service = MatchService(store, lambda *_: None)
             for game in all_games():
                 client.flushall()
-                base = int(client.info("memory")["used_memory"])
+                base = used(client)
                 humans = [{"kind": "human"} for _ in range(game.min_players)]
                 ids = [service.create_match(game.id, {}, None, humans)[0].id
                        for _ in range(args.matches)]
-                new = (int(client.info("memory")["used_memory"]) - base) / args.matches
+                new = (used(client) - base) / args.matches
                 one_new = key_bytes(client, ids[0])
                 cpu_before = redis_cpu(client)
                 moves = [play_out(service, match_id, rng) for match_id in ids[:args.finished]]
                 cpu_per_move = (redis_cpu(client) - cpu_before) / max(sum(moves), 1)
-                grown = int(client.info("memory")["used_memory"]) - base
+                grown = used(client) - base
                 finished = (grown - new * (args.matches - args.finished)) / args.finished
                 one_done = key_bytes(client, ids[0])
+                for match_id in ids[:args.finished]:  # what ENDED_TTL's expiry removes
+                    client.delete(match_key(match_id), match_key(match_id, ":tok"))
+                kept = (used(client) - base - new * (args.matches - args.finished)
+                        ) / args.finished
+                one_kept = key_bytes(client, ids[0])
                 print(f"{game.id}: new match {new / 1024:.1f} KiB (MEMORY USAGE "
                       f"{one_new / 1024:.1f} KiB); finished ({sum(moves) / len(moves):.0f} "
                       f"moves on average) {finished / 1024:.1f} KiB (MEMORY USAGE "
-                      f"{one_done / 1024:.1f} KiB); {args.matches} created, "
-                      f"{args.finished} finished, {game.min_players} players; Redis CPU "
-                      f"{cpu_per_move * 1e6:.0f} us a move (every command of a played move)")
+                      f"{one_done / 1024:.1f} KiB); kept after ENDED_TTL "
+                      f"{kept / 1024:.1f} KiB (MEMORY USAGE {one_kept / 1024:.1f} KiB); "
+                      f"{args.matches} created, {args.finished} finished, "
+                      f"{game.min_players} players; Redis CPU {cpu_per_move * 1e6:.0f} us a "
+                      "move (every command of a played move)")
             client.close()
         finally:
             process.terminate()

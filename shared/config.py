@@ -29,6 +29,8 @@ class Settings:
     moves_per_minute: int = 600  # per token, and the same per address
     bot_seats_per_client: int = 8  # bot seats one address may have in live matches
     ended_ttl: int = 7 * 86400  # seconds an ended match (state, log, tokens) is kept
+    result_ttl: int = 90 * 86400  # seconds its result is kept (at least ended_ttl)
+    log_ttl: int = 30 * 86400  # seconds its compacted log is kept (at least ended_ttl)
     stalled_expire_seconds: float = 86400  # a running match with no move this long expires
     cors_origins: str = "*"  # origins whose pages may call the API (comma list; * for any)
     # Seed nodes of a Redis Cluster ("host:port,..."): set, the match store runs on the
@@ -73,6 +75,8 @@ class Settings:
             moves_per_minute=int(os.environ.get("MOVES_PER_MINUTE", 600)),
             bot_seats_per_client=int(os.environ.get("BOT_SEATS_PER_CLIENT", 8)),
             ended_ttl=int(os.environ.get("ENDED_TTL", 7 * 86400)),
+            result_ttl=int(os.environ.get("RESULT_TTL", 90 * 86400)),
+            log_ttl=int(os.environ.get("LOG_TTL", 30 * 86400)),
             stalled_expire_seconds=float(os.environ.get("STALLED_EXPIRE_SECONDS", 86400)),
             cors_origins=os.environ.get("CORS_ORIGINS", "*"),
         )

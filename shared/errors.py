@@ -33,6 +33,12 @@ class Conflict(ServiceError):
     status = 409
 
 
+class Gone(ServiceError):
+    """The match existed but what was asked is no longer kept or can no longer be served."""
+
+    status = 410
+
+
 class Unprocessable(ServiceError):
     status = 422
 

@@ -24,10 +24,11 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from shared import bot_catalogue, carryover
+from shared import bot_catalogue, carryover, match_random
 from shared.account_store import AccountStore
-from shared.errors import Conflict, Forbidden, NotFound, Unauthorized, Unprocessable
+from shared.errors import Conflict, Forbidden, Gone, NotFound, Unauthorized, Unprocessable
 from shared.games import get_game
+from shared.match_random import MatchRandom
 from shared.moves import move_shape_problem
 from shared.protocol import Game, IllegalMove, NotYourTurn, State
 from shared.store import ENDED, MatchRecord, MatchStore, hash_secret
@@ -43,13 +44,6 @@ Enqueue = Callable[[str, int, int], None]
 QUEUED_TTL = 30.0
 LIST_SCAN = 500  # the latest matches not over that a listing looks through
 OnFinish = Callable[[str], None]
-
-
-def _rng_from(record: MatchRecord) -> random.Random:
-    version, internal, gauss = json.loads(record.rng)
-    rng = random.Random()
-    rng.setstate((version, tuple(internal), gauss))
-    return rng
 
 
 def _public_seat(seat: dict[str, Any]) -> dict[str, Any]:
@@ -132,7 +126,7 @@ class MatchService:
         seeded = seed is not None
         if seed is None:
             seed = secrets.randbits(63)
-        rng = random.Random(seed)
+        rng = MatchRandom(seed)
         state = game.new_state(len(seats), resolved, rng)
         now = time.time()
         all_joined = all(s["joined"] for s in stored_seats)
@@ -140,7 +134,7 @@ class MatchService:
             id=match_id or secrets.token_hex(8), game=game.id, rules_version=game.version,
             options=resolved, seed=seed, seats=stored_seats,
             status="running" if all_joined else "waiting", version=1,
-            state=json.dumps(state.to_json()), rng=json.dumps(rng.getstate()), result=None,
+            state=json.dumps(state.to_json()), rng=match_random.dump(rng), result=None,
             to_move=state.to_move(), created_at=now, updated_at=now, tournament=tournament,
             rated=rated, move_deadline=move_deadline, forfeit_after=forfeit_after,
             seeded=seeded)
@@ -193,10 +187,54 @@ class MatchService:
 
     # -- reading ----------------------------------------------------------------------------
     def load(self, match_id: str) -> MatchRecord:
+        """The match, playable by this server; 404 if unknown, 410 if only its result is
+        kept or it was stored under rules this server no longer plays."""
+        found = self.read(match_id)
+        if not isinstance(found, MatchRecord):
+            raise Gone(f"match {match_id!r} has ended and only its result and log are kept: "
+                       f"read it with GET /v1/matches/{match_id}", archived=True)
+        return found
+
+    def read(self, match_id: str) -> MatchRecord | dict[str, Any]:
+        """The match, or once its state has expired the match as kept after its end (the
+        spectator's ``describe`` at the end, with ``archived: true``); 404 if neither is
+        kept, 410 if it was stored under rules this server no longer plays."""
         record = self.store.load(match_id)
-        if record is None:
+        if record is not None:
+            retired = self.retired_rules(record)
+            if retired is not None:
+                raise Gone(retired, rules_version=record.rules_version)
+            return record
+        kept = self.store.kept_result(match_id)
+        if kept is None:
             raise NotFound(f"no match with id {match_id!r}")
-        return record
+        return {**kept, "archived": True}
+
+    @staticmethod
+    def retired_rules(record: MatchRecord) -> str | None:
+        """Why this server cannot play or show ``record`` (None: it can): the match was
+        stored under a rules version (or a game) its engines no longer have, so its state
+        does not load. Nothing converts such a match; the sweeps skip it."""
+        try:
+            current = get_game(record.game).version
+        except KeyError:
+            return f"this server no longer has the game {record.game!r} of this match"
+        if record.rules_version == current:
+            return None
+        return (f"this match was played under {record.game} rules {record.rules_version!r}; "
+                f"this server plays {current!r} and cannot load it")
+
+    def kept_events(self, kept: dict[str, Any], since: int = 0) -> dict[str, Any]:
+        """The event log of a match kept after its end (``read``), as a spectator sees it;
+        410 once the log is no longer kept (``LOG_TTL``)."""
+        entries = self.store.kept_log(kept["id"])
+        if entries is None:
+            raise Gone(f"the log of match {kept['id']!r} is no longer kept; its result is: "
+                       f"GET /v1/matches/{kept['id']}")
+        finished = kept["status"] == "finished"
+        return {"version": kept["version"], "status": kept["status"], "redacted": not finished,
+                "events": [e if finished else redact(e, None) for e in entries
+                           if e["version"] > since]}
 
     def authenticate(self, match_id: str, token: str | None, required: bool) -> int | None:
         """The seat a bearer token belongs to; None for a spectator when not ``required``.
@@ -374,7 +412,7 @@ class MatchService:
             raise Unprocessable(f"malformed move: {problem}", version=record.version)
         try:
             canonical = state.find_move(seat, move)
-            rng = _rng_from(record)
+            rng = match_random.restore(record.rng, record.seed)
             label = state.move_label(canonical)
             events = state.apply(seat, canonical, rng)
         except NotYourTurn as exc:
@@ -397,7 +435,8 @@ class MatchService:
         if idempotency is not None:
             key, fingerprint = idempotency
             idem = (key, {"fingerprint": fingerprint, "answer": answer}, self.idempotency_ttl)
-        if not self.store.commit(record, applied_at, [entry], idempotency=idem):
+        if not self.store.commit(record, applied_at, [entry], idempotency=idem,
+                                 ended=self._as_kept(record)):
             raise Conflict("another move was accepted first; read the match again",
                            version=self.store.version(match_id))
         self.enqueue_bot_turns(record)
@@ -456,7 +495,7 @@ class MatchService:
     def _advance(self, record: MatchRecord, game: Game, state: State, rng: random.Random,
                  mover: int) -> None:
         record.state = json.dumps(state.to_json())
-        record.rng = json.dumps(rng.getstate())
+        record.rng = match_random.dump(rng)
         record.to_move = state.to_move()
         record.version += 1
         record.updated_at = time.time()
@@ -510,7 +549,15 @@ class MatchService:
         record.status, record.version, record.updated_at = status, expected + 1, time.time()
         record.to_move, record.owed_since = [], {}
         entry = {"version": record.version, "at": record.updated_at, "events": [event]}
-        return self.store.commit(record, expected, [entry])
+        return self.store.commit(record, expected, [entry], ended=self._as_kept(record))
+
+    def _as_kept(self, record: MatchRecord) -> dict[str, Any] | None:
+        """What is kept of ``record`` after its end, if it ends with this write: the match as
+        a spectator sees it (result, seats, names, seed, commitment, final public view).
+        None while it runs, and for a match whose rules this server no longer plays."""
+        if record.status not in ENDED or self.retired_rules(record) is not None:
+            return None
+        return self.describe(record, None)
 
     # -- bots -------------------------------------------------------------------------------
     def bot_seats_due(self, record: MatchRecord) -> list[int]:

@@ -27,6 +27,7 @@ class Services:
 
 def build(settings: Settings) -> Services:
     store = MatchStore.from_url(settings.redis_url, settings.ended_ttl,
+                                result_ttl=settings.result_ttl, log_ttl=settings.log_ttl,
                                 cluster_nodes=settings.redis_cluster_nodes,
                                 replica_acks=settings.redis_replica_acks)
     matches = MatchService(store, make_enqueue(settings.broker_url), settings.idempotency_ttl,

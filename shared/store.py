@@ -10,7 +10,13 @@ so on Redis Cluster all keys of one match live in one slot and one script can wr
 * ``evo:m:{id}:idem:{sha256(key)}`` string — the first answer to an Idempotency-Key (TTL);
 * ``evo:m:{id}:lease:{seat}:{version}`` string — a bot task's claim on a turn (TTL); its
   value says what the search was asked (``shared.carryover``), so a newer task can defer;
-* an ended match's own three keys expire ``ended_ttl`` seconds after it ends (``ENDED_TTL``);
+* ``evo:m:{id}:logz`` string — an ended match's log, compacted (zlib, base64) in place of the
+  list; kept ``log_ttl`` seconds after the end (``LOG_TTL``, at least ``ENDED_TTL``);
+* ``evo:m:{id}:result`` string — an ended match as a spectator sees it at its end (result,
+  seats, names, seed and commitment, final public view), compacted alike; kept ``result_ttl``
+  seconds (``RESULT_TTL``, at least ``ENDED_TTL``), so its result outlives its state;
+* an ended match's own keys (state, tokens) expire ``ended_ttl`` seconds after it ends
+  (``ENDED_TTL``);
 * ``evo:m:{id}:queued:{seat}:{version}`` string — a bot turn's task is in the queue (set
   before it is sent, removed when a worker starts it; the lease then says it is running), so
   the sweep re-enqueues only a turn whose task is lost, however long the queue;
@@ -40,10 +46,12 @@ layout could never run on a cluster) are renamed to the new keys when first read
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import logging
 import time
+import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -89,7 +97,8 @@ return 1
 
 
 ENDED = ("finished", "expired", "aborted")
-LEGACY_SUFFIXES = ("", ":log", ":tok")  # the lasting keys of a match stored before hash tags
+# The lasting keys of a match stored before hash tags (its state hash first).
+LEGACY_SUFFIXES = ("", ":log", ":tok", ":logz", ":result")
 
 
 def match_key(match_id: str, suffix: str = "") -> str:
@@ -104,6 +113,25 @@ def legacy_match_key(match_id: str, suffix: str = "") -> str:
 
 def hash_secret(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def pack(text: str) -> str:
+    """``text`` compacted for keeping: zlib at its best level, as base64 (the store's client
+    decodes every answer as text)."""
+    return base64.b64encode(zlib.compress(text.encode(), 9)).decode()
+
+
+def unpack(packed: str) -> str:
+    return zlib.decompress(base64.b64decode(packed)).decode()
+
+
+def redis_range(items: list[T], start: int, end: int) -> list[T]:
+    """``items[start..end]`` as Redis ``LRANGE`` reads a list (inclusive; negative from the
+    end; out of range clipped)."""
+    count = len(items)
+    first = start if start >= 0 else max(count + start, 0)
+    last = end if end >= 0 else count + end
+    return items[first:last + 1] if first <= last else []
 
 
 @dataclass
@@ -121,7 +149,7 @@ class MatchRecord:
     status: str
     version: int
     state: str  # engine JSON text
-    rng: str  # JSON of random.getstate(); never leaves the server
+    rng: str  # JSON of the random source's draw count (shared.match_random); server-only
     result: dict[str, Any] | None
     to_move: list[int]
     created_at: float
@@ -180,10 +208,13 @@ class MatchRecord:
 class MatchStore:
     """Reads and compare-and-set writes of matches in Redis."""
 
-    def __init__(self, client: RedisClient, ended_ttl: int = 0, replica_acks: int = 0
-                 ) -> None:
+    def __init__(self, client: RedisClient, ended_ttl: int = 0, result_ttl: int = 0,
+                 log_ttl: int = 0, replica_acks: int = 0) -> None:
         self.redis = client
         self.ended_ttl = ended_ttl  # seconds an ended match's keys are kept (0: for ever)
+        # An ended match's result and log are kept at least as long as the match itself.
+        self.result_ttl = 0 if ended_ttl <= 0 else max(result_ttl, ended_ttl)
+        self.log_ttl = 0 if ended_ttl <= 0 else max(log_ttl, ended_ttl)
         self.replica_acks = replica_acks  # replicas a write must reach before it is answered
         self._unreplicated: dict[str, float] = {}  # node -> until when it is written unwaited
         self._commit = client.register_script(_COMMIT)
@@ -191,9 +222,11 @@ class MatchStore:
 
     @classmethod
     def from_url(cls, url: str, ended_ttl: int = 0, max_connections: int = 5000,
-                 cluster_nodes: str = "", replica_acks: int = 0) -> MatchStore:
+                 result_ttl: int = 0, log_ttl: int = 0, cluster_nodes: str = "",
+                 replica_acks: int = 0) -> MatchStore:
         """The store on the single Redis at ``url``, or on the cluster of ``cluster_nodes``."""
-        return cls(connect(url, cluster_nodes, max_connections), ended_ttl, replica_acks)
+        return cls(connect(url, cluster_nodes, max_connections), ended_ttl, result_ttl,
+                   log_ttl, replica_acks)
 
     # -- keys -------------------------------------------------------------------------------
     @staticmethod
@@ -224,8 +257,8 @@ class MatchStore:
         """
         if is_cluster(self.redis) or "{" in match_id or "}" in match_id:
             return False
-        if not self.redis.exists(legacy_match_key(match_id)):
-            return False
+        if not self.redis.exists(*(legacy_match_key(match_id, s) for s in LEGACY_SUFFIXES)):
+            return False  # (an ended match may keep its result and log after its state)
         for suffix in (*LEGACY_SUFFIXES[1:], LEGACY_SUFFIXES[0]):
             try:
                 self.redis.renamenx(legacy_match_key(match_id, suffix), match_key(match_id, suffix))
@@ -239,13 +272,35 @@ class MatchStore:
             value = self.redis.hget(self._key(match_id), "version")
         return None if value is None else int(value)
 
+    def statuses(self, match_ids: Sequence[str]) -> list[str | None]:
+        """The status of each match (None: no such match)."""
+        with self.redis.pipeline(transaction=False) as pipe:
+            for match_id in match_ids:
+                pipe.hget(self._key(match_id), "status")
+            return list(pipe.execute())
+
     def seat_for_token(self, match_id: str, token: str) -> int | None:
         seat = self.redis.hget(self._key(match_id, ":tok"), hash_secret(token))
         return None if seat is None else int(seat)
 
     def log(self, match_id: str, start: int = 0, end: int = -1) -> list[dict[str, Any]]:
-        """Log entries ``start..end`` (list indices, inclusive; negative from the end)."""
-        return [json.loads(e) for e in self.redis.lrange(self._key(match_id, ":log"), start, end)]
+        """Log entries ``start..end`` (list indices, inclusive; negative from the end), from
+        the list of a match not over or the compacted log of an ended one."""
+        entries = self.redis.lrange(self._key(match_id, ":log"), start, end)
+        if not entries:
+            kept = self.kept_log(match_id)
+            return [] if kept is None else redis_range(kept, start, end)
+        return [json.loads(e) for e in entries]
+
+    def kept_log(self, match_id: str) -> list[dict[str, Any]] | None:
+        """An ended match's compacted log (None: not compacted, or no longer kept)."""
+        packed = self.redis.get(self._key(match_id, ":logz"))
+        return None if packed is None else json.loads(unpack(packed))
+
+    def kept_result(self, match_id: str) -> dict[str, Any] | None:
+        """An ended match as kept after its end (None: none kept, or no longer)."""
+        packed = self.redis.get(self._key(match_id, ":result"))
+        return None if packed is None else json.loads(unpack(packed))
 
     def idempotent_answer(self, match_id: str, key: str) -> dict[str, Any] | None:
         value = self.redis.get(self._key(match_id, f":idem:{hash_secret(key)}"))
@@ -280,7 +335,7 @@ class MatchStore:
                             args=[json.dumps(fields), json.dumps(tokens)])
         if not created:
             return False
-        self._index_after(record)
+        self._index_after(record, keep=False)
         return True
 
     def _run(self, script: Any, keys: list[str], args: list[Any]) -> Any:
@@ -327,18 +382,19 @@ class MatchStore:
         if record.status in ("waiting", "running"):
             self.redis.zadd("evo:active", {record.id: record.updated_at})
 
-    def _index_after(self, record: MatchRecord) -> None:
+    def _index_after(self, record: MatchRecord, ended: dict[str, Any] | None = None,
+                     keep: bool = True) -> None:
         """After the write: drop an ended match from ``evo:active``, keep the deadline and
-        waiting indexes in step, start an ended match's expiry. The write has happened, so
-        its answer must say so: a store error here is logged, not raised, and what it left
-        undone is repaired later (the sweep drops an ended match it finds in the index; the
-        next write re-indexes deadlines and sets the expiry)."""
+        waiting indexes in step, keep an ended match (``keep_ended``). The write has
+        happened, so its answer must say so: a store error here is logged, not raised, and
+        what it left undone is repaired later (the sweep drops an ended match it finds in the
+        index; the next write re-indexes deadlines; ``keep_ended`` can be rerun)."""
         try:
             if record.status not in ("waiting", "running"):
                 self.redis.zrem("evo:active", record.id)
             self.index_deadlines(record)
-            if record.status in ENDED:
-                self.expire_ended(record.id)
+            if keep and record.status in ENDED:
+                self.keep_ended(record.id, ended)
         except redis.RedisError as exc:
             log.warning("match %s v%d written; its indexes were not updated: %r", record.id,
                         record.version, exc)
@@ -381,11 +437,14 @@ class MatchStore:
     def commit(self, record: MatchRecord, expected_version: int,
                log_entries: Sequence[dict[str, Any]] = (),
                idempotency: tuple[str, dict[str, Any], int] | None = None,
-               new_token: tuple[int, str] | None = None) -> bool:
+               new_token: tuple[int, str] | None = None,
+               ended: dict[str, Any] | None = None) -> bool:
         """Write ``record`` iff the stored version is still ``expected_version``.
 
         Appends ``log_entries``, stores an Idempotency-Key answer and a new seat token in the
-        same atomic step. Returns False (and writes nothing) if another writer won.
+        same atomic step. Returns False (and writes nothing) if another writer won. A write
+        that ends the match then keeps ``ended`` (the match as a spectator sees it at the end)
+        and its log for their longer times (:meth:`keep_ended`).
         """
         fields = record.to_fields()
         idem_key, idem_value, idem_ttl = "", "", 0
@@ -405,21 +464,40 @@ class MatchStore:
                   idem_value, idem_ttl, token_hash, token_seat, self.channel(record.id)],
         )
         if done:
-            self._index_after(record)
+            self._index_after(record, ended)
         return bool(done)
 
-    def expire_ended(self, match_id: str) -> None:
-        """Give an ended match's keys their time to live (``ended_ttl``; 0 keeps them).
+    def keep_ended(self, match_id: str, ended: dict[str, Any] | None) -> None:
+        """Compact an ended match's log and give its keys their times to live: the state and
+        tokens ``ended_ttl`` (0 keeps everything), the log ``log_ttl``, ``ended`` (the
+        match as kept, if given) ``result_ttl``. One transaction, retried if the log changes
+        while it is read (it cannot once the match has ended; WATCH makes sure).
 
-        Done after the commit, not inside it: a crash in between leaves the keys without a
-        TTL, and the next write of the match (or an operator's rerun) sets it.
+        Done after the commit, not inside it (Lua has no zlib): a crash in between leaves
+        the keys without a TTL, and rerunning this (an operator's, or a test's) sets them.
         """
-        if self.ended_ttl <= 0:
-            return
-        with self.redis.pipeline(transaction=False) as pipe:
-            for suffix in ("", ":log", ":tok"):
-                pipe.expire(self._key(match_id, suffix), self.ended_ttl)
-            pipe.execute()
+        log_key = self._key(match_id, ":log")
+        with self.redis.pipeline(transaction=True) as pipe:
+            while True:
+                try:
+                    pipe.watch(log_key)
+                    raw = pipe.lrange(log_key, 0, -1)
+                    pipe.multi()
+                    if raw:  # not compacted yet: the list becomes one packed string
+                        pipe.set(self._key(match_id, ":logz"), pack(f"[{','.join(raw)}]"))
+                        pipe.delete(log_key)
+                    if ended is not None and self.ended_ttl > 0:  # else the match answers
+                        pipe.set(self._key(match_id, ":result"), pack(json.dumps(ended)))
+                    if self.ended_ttl > 0:
+                        for suffix in ("", ":tok"):
+                            pipe.expire(self._key(match_id, suffix), self.ended_ttl)
+                        pipe.expire(self._key(match_id, ":logz"), self.log_ttl)
+                        if ended is not None:
+                            pipe.expire(self._key(match_id, ":result"), self.result_ttl)
+                    pipe.execute()
+                    return
+                except redis.WatchError:
+                    continue
 
     def touch_active(self, match_id: str, when: float | None = None) -> None:
         """Mark a running match as just seen by the sweep (so it is not re-swept at once)."""

@@ -37,7 +37,9 @@ def _time_out(service: MatchService, match_id: str, now: float) -> int:
     played = 0
     for _ in range(32):  # at most a few seats at a time; a stubborn failure waits a sweep
         record = service.store.load(match_id)
-        if record is None:
+        if record is None or service.retired_rules(record) is not None:
+            # Gone, or stored under rules no engine here plays (no fallback move can be
+            # chosen in it): nothing to time out; the stalled-match sweep ends it later.
             service.store.forget_indexed(match_id)
             return played
         overdue = [seat for seat, since in sorted(record.owed_since.items())

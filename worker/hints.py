@@ -17,7 +17,7 @@ def suggest(service: MatchService, match_id: str, seat: int, version: int) -> di
     "stale"}`` when the match is no longer there (the API then answers 409)."""
     record = service.store.load(match_id)
     if (record is None or record.version != version or record.status != "running"
-            or seat not in record.to_move):
+            or seat not in record.to_move or service.retired_rules(record) is not None):
         return {"error": "stale"}
     game = get_game(record.game)
     state = game.state_from_json(json.loads(record.state))

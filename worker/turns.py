@@ -33,6 +33,8 @@ def play_bot_turn(service: MatchService, match_id: str, seat: int, version: int,
     record = service.store.load(match_id)
     if record is None or record.version != version or seat not in service.bot_seats_due(record):
         return "stale"  # the world moved on; a newer task (or none) is due
+    if service.retired_rules(record) is not None:
+        return "retired"  # stored under rules no engine here plays: nobody can move in it
     if seat not in record.forfeited and record.seats[seat].get("webhook"):
         if webhook is None:
             raise ValueError("a webhook seat needs a webhook policy")
@@ -143,7 +145,10 @@ def sweep(service: MatchService, stale_after: float, stalled_after: float = 0) -
         if stalled_after > 0 and service.expire_stalled(match_id, now - stalled_after):
             log.info("match %s expired: no move for %gs", match_id, stalled_after)
             continue
-        for seat in service.bot_seats_due(record):
+        # A match stored under rules this server no longer plays gets no bot turns (its
+        # state does not load); it stays readable as a 410 until it expires as stalled.
+        retired = service.retired_rules(record) is not None
+        for seat in [] if retired else service.bot_seats_due(record):
             if not (service.store.turn_queued(match_id, seat, record.version)
                     or service.store.bot_turn_claimed(match_id, seat, record.version)
                     or earlier_search_holds(service, record, seat)):

@@ -4,6 +4,8 @@ the configured rates, per client address and per token, kept in Redis."""
 from __future__ import annotations
 
 import dataclasses
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -117,3 +119,23 @@ def test_behind_a_load_balancer_the_limit_counts_the_forwarded_address(redis_url
     assert via_balancer(balanced, "198.51.100.2") == 201
     direct = limited_app(redis_url, matches_per_minute=2).test_client()
     assert [via_balancer(direct, f"198.51.100.{n}") for n in range(10, 13)] == [201, 201, 429]
+
+
+def test_concurrent_creations_never_exceed_the_bot_seat_cap(redis_url: str) -> None:
+    """Sixteen creations of two-bot matches from one address at once, against a cap of 4
+    seats: the count and the reservation are one atomic step, so at most two get a 201."""
+    app = limited_app(redis_url, bot_seats_per_client=4)
+    bots = {"game": "savanna", "seats": [{"kind": "human"}] + [
+        {"kind": "bot", "bot": {"kind": "random"}}] * 2}
+    start = threading.Barrier(16)
+
+    def create(_: int) -> int:
+        client = app.test_client()
+        start.wait()
+        return post(client, "/v1/matches", bots, "192.0.2.50").status_code
+
+    with ThreadPoolExecutor(16) as pool:
+        codes = list(pool.map(create, range(16)))
+    assert sorted(codes) == [201, 201] + [429] * 14, codes
+    live = app.extensions["evo.service"].store.redis.hgetall("evo:bots:192.0.2.50")
+    assert sum(int(value.partition(":")[0]) for value in live.values()) == 4

@@ -170,10 +170,9 @@ def test_rate_limits_and_the_bot_cap_work_on_either_store(store_client: RedisCli
     service = MatchService(MatchStore(store_client), Recorder())
     record, _ = service.create_match("savanna", {}, 5, [{"kind": "bot", "bot": {
         "kind": "random"}}] * 2)
-    cap = BotWorkCap(store_client)
-    cap.add("192.0.2.9", record.id, 2)
-    cap.add("192.0.2.9", "gone", 3)  # a match that no longer exists is forgotten
-    assert cap.live_seats("192.0.2.9") == 2
+    cap = BotWorkCap(MatchStore(store_client))
+    assert cap.reserve("192.0.2.9", record.id, 2, cap=4) is None
+    assert cap.reserve("192.0.2.9", "next", 3, cap=4) == 2  # 2 live + 3 would pass 4
 
 
 def test_a_write_is_answered_truthfully_when_only_a_global_index_fails(
