@@ -203,3 +203,17 @@ def test_a_write_is_answered_truthfully_when_only_a_global_index_fails(
     finally:
         limited.close()
         redis_client.execute_command("ACL", "DELUSER", "matchonly")
+
+
+def test_an_old_ended_match_kept_after_its_state_expired_is_still_read(
+        redis_client: redis.Redis) -> None:
+    """Stored before hash tags, its state gone after ENDED_TTL, its result and log kept:
+    reading it finds the kept match (archived), not a 404 or a 500."""
+    service = MatchService(MatchStore(redis_client, ended_ttl=3600), Recorder())
+    record, tokens = service.create_match("savanna", {}, 12, HUMANS)
+    play_out(service, record.id, tokens, random.Random(3))
+    _store_the_old_way(redis_client, record.id)
+    redis_client.delete(legacy_match_key(record.id), legacy_match_key(record.id, ":tok"))
+    kept = service.read(record.id)
+    assert isinstance(kept, dict) and kept["archived"] and kept["status"] == "finished"
+    assert service.kept_events(kept)["events"]
