@@ -26,7 +26,9 @@ __all__ = ["DarwinningGame", "DarwinningState"]
 class DarwinningGame(Game):
     id = "darwinning"
     name = "Darwinning!"
-    version = "darwinning-1"
+    # darwinning-2: the dummy's new cards come before the reshuffle (D-11.6); a Metamorphosis
+    # card may replace an ability though a place is free (D-14.14)
+    version = "darwinning-2"
     min_players = 2
     max_players = 6
     options = (

@@ -363,7 +363,7 @@ class DarwinningState(State):
                 if self.deck:
                     self.hands[seat].append(self.deck.pop())
                     self.dealt[seat] += 1
-        if self.num_players == 2:  # D-11.1 / D-11.6: three face-up cards for the dummy
+        if self.num_players == 2 and self.era == 1:  # D-11.1: the dummy's three face-up cards
             for _ in range(DUMMY_CARDS):
                 if self.deck:
                     self.dummy_cards.append(self.deck.pop())
@@ -616,6 +616,14 @@ class DarwinningState(State):
             self.phase = "over"
             events.append({"type": "game_over", **self.result().to_json()})
             return
+        if self.num_players == 2:
+            # D-11.6: the new cards come "at the very end of the era", from the deck as it is
+            # then, before the next era's reshuffle returns the era's discards (and in v2.2
+            # the old dummy cards) to it.
+            for _ in range(DUMMY_CARDS):
+                card = self.draw(rng)
+                if card is not None:
+                    self.dummy_cards.append(card)
         for seat in range(self.num_players):
             self.carried[seat] = len(self.hands[seat])
         self.start_era(rng, events)

@@ -149,11 +149,11 @@ def apply_steal(st: DarwinningState, seat: int, move: Move, events: list[Event])
 
 
 def metamorphosis_slots(board: Board, card: int) -> list[int]:
-    """D-10 #14 (DECISION): a held ability is replaced by the drawn copy; otherwise an empty
-    place, or any place when none is empty (Metamorphosis itself included)."""
+    """D-14.14: the card is played "as an ability", so like any ability (D-6.4) it may go
+    to an empty place or replace one (Metamorphosis itself included), the owner's choice;
+    DECISION: a held ability is replaced by the drawn copy (no two copies)."""
     value = VALUE[card]
     for k, entry in enumerate(board.slots):
         if entry is not None and Board.slot_ability(entry) == value:
             return [k]
-    empty = [k for k, entry in enumerate(board.slots) if entry is None]
-    return empty or list(range(SLOTS))
+    return list(range(SLOTS))

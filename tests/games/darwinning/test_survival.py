@@ -166,7 +166,11 @@ def test_metamorphosis_draws_and_plays_a_card_even_after_the_last_era() -> None:
     st.boards[0].slots[3] = st.deck.pop(0)
     survival_position(st)
     stop_all(st)
-    # The amoeba has one empty place (the zero-point box): no choice, it goes there.
+    # The amoeba's one empty place is the zero-point box, but the card is played "as an
+    # ability" (D-6.4), so it may also replace one: the owner chooses the place.
+    assert st.queue and st.queue[0]["kind"] == "meta" and st.to_move() == [0]
+    assert {m["slot"] for m in st.legal_moves(0)} == {0, 1, 2, 3, 4}
+    st.apply(0, {"type": "metamorphosis", "slot": 4}, RNG)
     assert st.is_over()
     assert st.boards[0].slots[4] == card("acorn-5a")
     st2 = bare(3, ["amoeba", "snake", "shark"], envs=("ocean",))
@@ -175,7 +179,7 @@ def test_metamorphosis_draws_and_plays_a_card_even_after_the_last_era() -> None:
     survival_position(st2)
     stop_all(st2)
     assert st2.queue and st2.queue[0]["kind"] == "meta" and st2.to_move() == [0]
-    assert {m["slot"] for m in st2.legal_moves(0)} == {2, 3, 4}
+    assert {m["slot"] for m in st2.legal_moves(0)} == {0, 1, 2, 3, 4}
     st2.apply(0, {"type": "metamorphosis", "slot": 3}, RNG)
     assert st2.boards[0].slots[3] == card("acorn-5a") and st2.is_over()
     # A joker drawn is discarded with no replacement.
@@ -198,3 +202,30 @@ def test_ability_food(name: str, food: int) -> None:
     give(st, 0, 2, name)
     assert survival.food(st, 0)["abilities"] == food
     assert survival.food(st, 0)["total"] == 3 + food
+
+
+@pytest.mark.rule("D-14.14")
+def test_metamorphosis_card_may_replace_an_ability_though_a_place_is_free() -> None:
+    """CZ "zahrajte ji jako schopnost" (play it as an ability): as any ability it may replace
+    one (D-6.4), here the printed Herd Animal (-1 food) rather than going to the free
+    zero-point box where it would score nothing; only a held ability forces its own place."""
+    st = bare(3, ["amoeba", "snake", "shark"], envs=("ocean",))
+    st.deck.remove(card("acorn-5a"))
+    st.deck.append(card("acorn-5a"))  # the top card: Communication
+    give(st, 0, 2, "blueberry-7a")
+    give(st, 0, 3, "blueberry-10a")
+    survival_position(st)
+    stop_all(st)
+    assert st.to_move() == [0]
+    slots = {m["slot"] for m in st.legal_moves(0)}
+    assert 1 in slots and 4 in slots  # replace Herd Animal, or the zero-point box
+    st.apply(0, {"type": "metamorphosis", "slot": 1}, RNG)
+    assert st.boards[0].slots[1] == card("acorn-5a") and st.boards[0].slots[4] is None
+    assert st.boards[0].score()["abilities"] == 1 + 1 + 3  # Communication now scores
+    # A drawn copy of an ability the species holds can go only where that ability is.
+    st2 = bare(3, ["amoeba", "snake", "shark"], envs=("ocean",))
+    st2.deck.remove(card("acorn-3a"))
+    st2.deck.append(card("acorn-3a"))  # Herd Animal, printed on the amoeba
+    survival_position(st2)
+    stop_all(st2)
+    assert st2.is_over() and st2.boards[0].slots[1] == card("acorn-3a")

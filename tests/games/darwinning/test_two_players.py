@@ -209,3 +209,24 @@ def test_d11_7_v2_2_no_pick_when_the_follower_ran_out_v1_7_pick_for_it() -> None
         assert has_pick == picks
         if picks:  # v1.7: seat 0 chooses a card for seat 1's species
             assert st.to_move() == [0] and st.queue[0]["target"] == 1
+
+
+@pytest.mark.rule("D-11.6")
+def test_d11_6_new_dummy_cards_come_from_the_deck_before_the_reshuffle() -> None:
+    """The new cards are dealt "aivan Aikakauden lopuksi" (at the very end of the era), so
+    from what is left of the deck: never a card discarded during the era (nor an old dummy
+    card), which the next era's reshuffle only then returns to the deck."""
+    for edition in ("2.2", "1.7"):
+        st = GAME.new_state(2, {"edition": edition}, random.Random(8))
+        assert isinstance(st, DarwinningState)
+        old = list(st.dummy_cards)
+        # The era's discards: every card but the next three of the deck, so only those
+        # three may become the dummy's new cards.
+        remaining = st.deck[-3:]
+        st.discard.extend(st.deck[:-3])
+        del st.deck[:-3]
+        st.phase = "survival"
+        st.end_era(random.Random(1), [])
+        assert st.era == 2
+        assert sorted(st.dummy_cards) == sorted(remaining), edition
+        assert not set(st.dummy_cards) & set(old)
