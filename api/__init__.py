@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Flask
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from shared import services
 from shared.config import Settings
@@ -40,4 +41,9 @@ def create_app(settings: Settings | None = None) -> Flask:
     for module in (health, docs, pages, games, matches, accounts, tournaments):
         app.register_blueprint(module.bp)
     app.register_blueprint(docs.try_it)
+    if settings.proxy_hops > 0:
+        # Behind a load balancer every request comes from it: the client's own address (for
+        # the per-address limits) is in X-Forwarded-For, written by the trusted hops only.
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.proxy_hops,  # type: ignore[method-assign]
+                                x_proto=settings.proxy_hops)
     return app

@@ -14,7 +14,9 @@ import logging
 import os
 import time
 from collections.abc import Iterator
+from typing import Any
 
+import redis
 from flask import Flask, Response, g, request
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
@@ -50,11 +52,27 @@ class WorkerStats(Collector):
 
     def __init__(self, app: Flask) -> None:
         self.app = app
+        self._broker_client: redis.Redis | None = None
+
+    def _broker(self, store: object) -> Any:
+        """Where the queues are: the store's own Redis, the broker's Redis when it is another
+        (always so with a cluster), or None for a broker that is not Redis (RabbitMQ: its
+        queue lengths are RabbitMQ's own metrics)."""
+        settings = self.app.extensions["evo.settings"]
+        if settings.broker_url == settings.redis_url and not settings.redis_cluster_nodes:
+            return store
+        if not settings.broker_url.startswith(("redis://", "rediss://")):
+            return None
+        if self._broker_client is None:
+            self._broker_client = redis.Redis.from_url(settings.broker_url, socket_timeout=2)
+        return self._broker_client
 
     def collect(self) -> Iterator[object]:
         client = self.app.extensions["evo.service"].store.redis
         try:
-            lengths = {queue: client.llen(queue) for queue in (BOT_QUEUE, TOURNAMENT_QUEUE)}
+            broker = self._broker(client)
+            lengths = {} if broker is None else {
+                queue: broker.llen(queue) for queue in (BOT_QUEUE, TOURNAMENT_QUEUE)}
             counters = stats.read(client)
         except Exception as exc:  # a scrape must answer even when the store does not
             log.warning("metrics: could not read the worker's counters: %s", exc)

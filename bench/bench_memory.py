@@ -4,10 +4,11 @@ registered game.
 Creates ``--matches`` two-human matches of every game in a fresh redis-server (through the
 real service, with the default ``ENDED_TTL``/``LOG_TTL``/``RESULT_TTL``) and reads Redis's
 ``used_memory`` before and after; then plays ``--finished`` of them to the end with random
-legal moves and measures again; then deletes the finished matches' state and tokens, as
-their ``ENDED_TTL`` expiry does, and measures what stays for ``LOG_TTL``/``RESULT_TTL`` (the
-compacted log and the kept result). ``MEMORY USAGE`` of one match's keys is printed beside
-each average.
+legal moves and measures again, with the Redis server's CPU time a played move costs
+(``INFO cpu``: the sizing of the match store in the README); then deletes the finished
+matches' state and tokens, as their ``ENDED_TTL`` expiry does, and measures what stays for
+``LOG_TTL``/``RESULT_TTL`` (the compacted log and the kept result). ``MEMORY USAGE`` of one
+match's keys is printed beside each average.
 
     python -m bench.bench_memory --matches 200 --finished 20
 """
@@ -25,12 +26,18 @@ from scripts.localredis import free_port, start_redis
 from shared.config import Settings
 from shared.games import all_games
 from shared.service import MatchService
-from shared.store import MatchStore
+from shared.store import MatchStore, match_key
 
 
 def key_bytes(client: redis.Redis, match_id: str) -> int:
     return sum(int(client.memory_usage(key, samples=0) or 0)
-               for key in client.scan_iter(f"evo:m:{match_id}*"))
+               for key in client.scan_iter(match_key(match_id) + "*"))
+
+
+def redis_cpu(client: redis.Redis) -> float:
+    """CPU seconds the Redis server has used (user + system, its main thread and all)."""
+    info = client.info("cpu")
+    return float(info["used_cpu_user"]) + float(info["used_cpu_sys"])
 
 
 def used(client: redis.Redis) -> int:
@@ -70,12 +77,14 @@ def main() -> None:
                        for _ in range(args.matches)]
                 new = (used(client) - base) / args.matches
                 one_new = key_bytes(client, ids[0])
+                cpu_before = redis_cpu(client)
                 moves = [play_out(service, match_id, rng) for match_id in ids[:args.finished]]
+                cpu_per_move = (redis_cpu(client) - cpu_before) / max(sum(moves), 1)
                 grown = used(client) - base
                 finished = (grown - new * (args.matches - args.finished)) / args.finished
                 one_done = key_bytes(client, ids[0])
                 for match_id in ids[:args.finished]:  # what ENDED_TTL's expiry removes
-                    client.delete(f"evo:m:{match_id}", f"evo:m:{match_id}:tok")
+                    client.delete(match_key(match_id), match_key(match_id, ":tok"))
                 kept = (used(client) - base - new * (args.matches - args.finished)
                         ) / args.finished
                 one_kept = key_bytes(client, ids[0])
@@ -85,7 +94,8 @@ def main() -> None:
                       f"{one_done / 1024:.1f} KiB); kept after ENDED_TTL "
                       f"{kept / 1024:.1f} KiB (MEMORY USAGE {one_kept / 1024:.1f} KiB); "
                       f"{args.matches} created, {args.finished} finished, "
-                      f"{game.min_players} players")
+                      f"{game.min_players} players; Redis CPU {cpu_per_move * 1e6:.0f} us a "
+                      "move (every command of a played move)")
             client.close()
         finally:
             process.terminate()

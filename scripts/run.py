@@ -32,6 +32,9 @@ def main() -> int:
         children.append(Child("redis", lambda: start_redis(
             var / "redis", redis_port, quiet=False, maxmemory=maxmemory, own_session=True)))
         env["REDIS_URL"] = f"redis://127.0.0.1:{redis_port}/0"
+    if env.get("REDIS_CLUSTER_NODES") and "BROKER_URL" not in env:
+        # The matches live on the cluster; the local Redis (or REDIS_URL) is the broker only.
+        env["BROKER_URL"] = env["REDIS_URL"]
     port = env.get("PORT", "8000")
     concurrency = int(env.get("WORKER_CONCURRENCY", 2))
     children.append(Child("api", lambda: start_api(env, f"0.0.0.0:{port}", own_session=True)))

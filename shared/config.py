@@ -33,13 +33,30 @@ class Settings:
     log_ttl: int = 30 * 86400  # seconds its compacted log is kept (at least ended_ttl)
     stalled_expire_seconds: float = 86400  # a running match with no move this long expires
     cors_origins: str = "*"  # origins whose pages may call the API (comma list; * for any)
+    # Seed nodes of a Redis Cluster ("host:port,..."): set, the match store runs on the
+    # cluster and ``redis_url`` is unused; the broker then needs a BROKER_URL of its own.
+    redis_cluster_nodes: str = ""
+    # Replicas a write must reach (WAIT) before it is answered: 1 with replicas, so that a
+    # failover loses no accepted move; 0 answers at once (a single Redis without replicas).
+    redis_replica_acks: int = 0
+    # Proxies in front of the API that append to X-Forwarded-For (1 behind one load
+    # balancer); 0 trusts no such header (a client could forge its address).
+    proxy_hops: int = 0
 
     @classmethod
     def from_env(cls) -> Settings:
         redis_url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+        cluster_nodes = os.environ.get("REDIS_CLUSTER_NODES", "").strip()
+        if cluster_nodes and not os.environ.get("BROKER_URL"):
+            # Celery's Redis transport speaks to one Redis, never a cluster.
+            raise ValueError("REDIS_CLUSTER_NODES is set: set BROKER_URL to the broker's own "
+                             "Redis (or RabbitMQ)")
         return cls(
             redis_url=redis_url,
             broker_url=os.environ.get("BROKER_URL", redis_url),
+            redis_cluster_nodes=cluster_nodes,
+            redis_replica_acks=int(os.environ.get("REDIS_REPLICA_ACKS", 0)),
+            proxy_hops=int(os.environ.get("PROXY_HOPS", 0)),
             max_body_bytes=int(os.environ.get("MAX_BODY_BYTES", 64 * 1024)),
             bot_stale_after=float(os.environ.get("BOT_STALE_AFTER", 5)),
             bot_lease_seconds=float(os.environ.get("BOT_LEASE_SECONDS", 15)),

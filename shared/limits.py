@@ -16,15 +16,14 @@ import math
 import time
 from collections.abc import Iterable
 
-import redis
-
+from shared.redis_client import RedisClient
 from shared.store import MatchStore
 
 LIVE = ("waiting", "running")
 
 
 class RateLimiter:
-    def __init__(self, client: redis.Redis) -> None:
+    def __init__(self, client: RedisClient) -> None:
         self.redis = client
 
     def hit(self, bucket: str, who: str, limit: int, window: float = 60.0) -> float:
@@ -37,6 +36,7 @@ class RateLimiter:
         now = time.time()
         slot = int(now // window)
         key = f"evo:rl:{bucket}:{who}:{slot}"
+        # One key, so one slot: a transaction on a cluster too.
         with self.redis.pipeline(transaction=True) as pipe:
             pipe.incr(key)
             pipe.expire(key, math.ceil(window) + 1)

@@ -54,8 +54,11 @@ def _sender(broker_url: str) -> Celery:
 def result_config(broker_url: str) -> dict[str, object]:
     """Where results go: only the hint task keeps one (``request_hint`` waits for it), for a
     few minutes. The worker and the hint sender use it; the other senders have no result
-    backend, so sending a task never subscribes to a result nobody reads."""
-    return {"result_backend": broker_url, "result_expires": 300}
+    backend, so sending a task never subscribes to a result nobody reads. With RabbitMQ as
+    the broker (``amqp://``) a result travels back as a message (``rpc://``): Celery 5 has no
+    AMQP result store."""
+    backend = broker_url if broker_url.startswith(("redis://", "rediss://")) else "rpc://"
+    return {"result_backend": backend, "result_expires": 300}
 
 
 @lru_cache(maxsize=4)

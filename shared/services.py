@@ -27,7 +27,9 @@ class Services:
 
 def build(settings: Settings) -> Services:
     store = MatchStore.from_url(settings.redis_url, settings.ended_ttl,
-                                result_ttl=settings.result_ttl, log_ttl=settings.log_ttl)
+                                result_ttl=settings.result_ttl, log_ttl=settings.log_ttl,
+                                cluster_nodes=settings.redis_cluster_nodes,
+                                replica_acks=settings.redis_replica_acks)
     matches = MatchService(store, make_enqueue(settings.broker_url), settings.idempotency_ttl,
                            background=make_enqueue(settings.broker_url, TOURNAMENT_QUEUE),
                            on_finish=make_sender(settings.broker_url, MATCH_FINISHED_TASK))

@@ -11,20 +11,22 @@ import logging
 
 import redis
 
+from shared.redis_client import RedisClient
+
 log = logging.getLogger(__name__)
 STATS_KEY = "evo:stats"
 #: Upper bounds (seconds) of the bot search-time histogram buckets.
 SEARCH_BUCKETS = (0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
 
 
-def count(client: redis.Redis, name: str, amount: int = 1) -> None:
+def count(client: RedisClient, name: str, amount: int = 1) -> None:
     try:
         client.hincrby(STATS_KEY, name, amount)
     except redis.RedisError as exc:
         log.warning("could not count %s: %s", name, exc)
 
 
-def observe_search(client: redis.Redis, seconds: float) -> None:
+def observe_search(client: RedisClient, seconds: float) -> None:
     """One bot search that took ``seconds``: a cumulative histogram, Prometheus-style."""
     try:
         with client.pipeline(transaction=False) as pipe:
@@ -38,5 +40,5 @@ def observe_search(client: redis.Redis, seconds: float) -> None:
         log.warning("could not record a search time: %s", exc)
 
 
-def read(client: redis.Redis) -> dict[str, float]:
+def read(client: RedisClient) -> dict[str, float]:
     return {key: float(value) for key, value in client.hgetall(STATS_KEY).items()}

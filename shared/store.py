@@ -1,6 +1,8 @@
 """The Redis match store: the only code that talks to Redis.
 
-Key space of one match (prefix ``evo:m:{id}``):
+Key space of one match (prefix ``evo:m:{id}``, braces included: the id is the key's hash tag,
+so on Redis Cluster all keys of one match live in one slot and one script can write them;
+:func:`match_key` is the only place that spells a match key):
 
 * ``evo:m:{id}`` hash — metadata, seats, serialized state, random state, version, result;
 * ``evo:m:{id}:log`` list — one JSON entry per accepted move;
@@ -18,7 +20,11 @@ Key space of one match (prefix ``evo:m:{id}``):
 * ``evo:m:{id}:queued:{seat}:{version}`` string — a bot turn's task is in the queue (set
   before it is sent, removed when a worker starts it; the lease then says it is running), so
   the sweep re-enqueues only a turn whose task is lost, however long the queue;
-* ``evo:active`` sorted set — running matches by last update time (the bot sweep reads it);
+* ``evo:active`` sorted set — live matches by last update time (the bot sweep reads it; a
+  global index, so never written inside a match's own commit: a match is added before a
+  write that leaves it live and removed after one that ends it, so a live match is never
+  missing, and an entry a lost race leaves behind is dropped by the sweep when it finds the
+  match over or gone);
 * ``evo:deadlines`` sorted set — matches with a move deadline by the earliest time a seat's
   deadline passes; ``evo:waiting`` sorted set — waiting matches by creation time (both are
   global indexes, written after a match's own commit, never inside it);
@@ -29,6 +35,13 @@ Accounts, tournaments and ratings keep their own keys (``shared.account_store``,
 
 Every write is a compare-and-set on the match version, done by one Lua script, so two
 concurrent writers can never both win and a log entry exists exactly for each accepted move.
+With ``replica_acks`` > 0 a write is answered only after ``WAIT`` saw it reach that many
+replicas (or ``REPLICA_WAIT_MS`` passed), so a failover keeps every move a client was told
+was accepted.
+
+Matches stored before the hash tag (``evo:m:<id>`` without braces, on a single Redis: the old
+layout could never run on a cluster) are renamed to the new keys when first read
+(:meth:`MatchStore.load`), or all at once by ``python -m scripts.migrate_keys``.
 """
 
 from __future__ import annotations
@@ -36,6 +49,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import logging
 import time
 import zlib
 from collections.abc import Callable, Sequence
@@ -43,8 +57,21 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import redis
+from redis.exceptions import ClusterDownError, MovedError, TryAgainError
+
+from shared.redis_client import RedisClient, connect, is_cluster, node_client
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
+REPLICA_WAIT_MS = 500  # the longest a write waits for its replicas' acknowledgement
+# A master whose replicas did not acknowledge a write in time (its replica is down, or it is
+# a replica just promoted by a failover) is written without waiting this long, then tried
+# again: a degraded shard keeps its speed, and regains its guarantee once a replica is back.
+UNREPLICATED_SECONDS = 10.0
+CLUSTER_ATTEMPTS = 10  # tries of a write sent straight to a node (see MatchStore._run)
+# A node that died or gave its slots away: read the cluster's layout again and retry.
+RETRIED_ON_NODE = (redis.ConnectionError, redis.TimeoutError, MovedError, ClusterDownError,
+                   TryAgainError)
 
 _COMMIT = """
 local current = redis.call('HGET', KEYS[1], 'version')
@@ -55,12 +82,7 @@ local entries = cjson.decode(ARGV[3])
 for _, entry in ipairs(entries) do redis.call('RPUSH', KEYS[2], entry) end
 if ARGV[4] ~= '' then redis.call('SET', KEYS[3], ARGV[4], 'EX', tonumber(ARGV[5])) end
 if ARGV[6] ~= '' then redis.call('HSET', KEYS[4], ARGV[6], ARGV[7]) end
-if fields['status'] ~= 'running' and fields['status'] ~= 'waiting' then
-  redis.call('ZREM', KEYS[5], ARGV[8])
-else
-  redis.call('ZADD', KEYS[5], ARGV[9], ARGV[8])
-end
-redis.call('PUBLISH', ARGV[10], fields['version'] or current)
+redis.call('PUBLISH', ARGV[8], fields['version'] or current)
 return 1
 """
 
@@ -75,6 +97,18 @@ return 1
 
 
 ENDED = ("finished", "expired", "aborted")
+# The lasting keys of a match stored before hash tags (its state hash first).
+LEGACY_SUFFIXES = ("", ":log", ":tok", ":logz", ":result")
+
+
+def match_key(match_id: str, suffix: str = "") -> str:
+    """The key ``suffix`` of one match; ``{id}`` is its hash tag (one cluster slot)."""
+    return f"evo:m:{{{match_id}}}{suffix}"
+
+
+def legacy_match_key(match_id: str, suffix: str = "") -> str:
+    """Where a match stored before hash tags keeps ``suffix`` (read only to migrate it)."""
+    return f"evo:m:{match_id}{suffix}"
 
 
 def hash_secret(secret: str) -> str:
@@ -174,33 +208,34 @@ class MatchRecord:
 class MatchStore:
     """Reads and compare-and-set writes of matches in Redis."""
 
-    def __init__(self, client: redis.Redis, ended_ttl: int = 0, result_ttl: int = 0,
-                 log_ttl: int = 0) -> None:
+    def __init__(self, client: RedisClient, ended_ttl: int = 0, result_ttl: int = 0,
+                 log_ttl: int = 0, replica_acks: int = 0) -> None:
         self.redis = client
         self.ended_ttl = ended_ttl  # seconds an ended match's keys are kept (0: for ever)
         # An ended match's result and log are kept at least as long as the match itself.
         self.result_ttl = 0 if ended_ttl <= 0 else max(result_ttl, ended_ttl)
         self.log_ttl = 0 if ended_ttl <= 0 else max(log_ttl, ended_ttl)
+        self.replica_acks = replica_acks  # replicas a write must reach before it is answered
+        self._unreplicated: dict[str, float] = {}  # node -> until when it is written unwaited
         self._commit = client.register_script(_COMMIT)
         self._create = client.register_script(_CREATE)
 
     @classmethod
     def from_url(cls, url: str, ended_ttl: int = 0, max_connections: int = 5000,
-                 result_ttl: int = 0, log_ttl: int = 0) -> MatchStore:
-        # Each long-poll or event stream holds a subscribed connection while it waits, so the
-        # pool must outgrow redis-py's default of 100 (Redis itself allows 10,000 clients).
-        return cls(redis.Redis.from_url(url, decode_responses=True, health_check_interval=30,
-                                        max_connections=max_connections), ended_ttl,
-                   result_ttl, log_ttl)
+                 result_ttl: int = 0, log_ttl: int = 0, cluster_nodes: str = "",
+                 replica_acks: int = 0) -> MatchStore:
+        """The store on the single Redis at ``url``, or on the cluster of ``cluster_nodes``."""
+        return cls(connect(url, cluster_nodes, max_connections), ended_ttl, result_ttl,
+                   log_ttl, replica_acks)
 
     # -- keys -------------------------------------------------------------------------------
     @staticmethod
     def _key(match_id: str, suffix: str = "") -> str:
-        return f"evo:m:{match_id}{suffix}"
+        return match_key(match_id, suffix)
 
     @staticmethod
     def channel(match_id: str) -> str:
-        return f"evo:m:{match_id}:chg"
+        return match_key(match_id, ":chg")
 
     # -- reads ------------------------------------------------------------------------------
     def ping(self) -> bool:
@@ -208,10 +243,33 @@ class MatchStore:
 
     def load(self, match_id: str) -> MatchRecord | None:
         fields = self.redis.hgetall(self._key(match_id))
+        if not fields and self.migrate_legacy(match_id):
+            fields = self.redis.hgetall(self._key(match_id))
         return MatchRecord.from_fields(fields) if fields else None
+
+    def migrate_legacy(self, match_id: str) -> bool:
+        """Rename a match stored before hash tags to its hash-tagged keys; True if it did.
+
+        Only a single Redis can hold such a match (the old layout wrote keys of several slots
+        in one script, which a cluster refuses), so a cluster has nothing to migrate. RENAMENX
+        keeps a concurrent reader's migration (or a newer write) from being overwritten; the
+        hash moves last, so whoever sees it also sees the log and the tokens.
+        """
+        if is_cluster(self.redis) or "{" in match_id or "}" in match_id:
+            return False
+        if not self.redis.exists(*(legacy_match_key(match_id, s) for s in LEGACY_SUFFIXES)):
+            return False  # (an ended match may keep its result and log after its state)
+        for suffix in (*LEGACY_SUFFIXES[1:], LEGACY_SUFFIXES[0]):
+            try:
+                self.redis.renamenx(legacy_match_key(match_id, suffix), match_key(match_id, suffix))
+            except redis.ResponseError:  # "no such key": another reader moved it first
+                continue
+        return True
 
     def version(self, match_id: str) -> int | None:
         value = self.redis.hget(self._key(match_id), "version")
+        if value is None and self.migrate_legacy(match_id):  # (a tournament asks this first)
+            value = self.redis.hget(self._key(match_id), "version")
         return None if value is None else int(value)
 
     def statuses(self, match_ids: Sequence[str]) -> list[str | None]:
@@ -271,14 +329,79 @@ class MatchStore:
         """
         fields = record.to_fields()
         tokens = {h: str(seat) for seat, h in token_hashes.items()}
-        created = self._create(keys=[self._key(record.id), self._key(record.id, ":tok")],
-                               args=[json.dumps(fields), json.dumps(tokens)])
+        self._index_before(record)
+        created = self._run(self._create,
+                            keys=[self._key(record.id), self._key(record.id, ":tok")],
+                            args=[json.dumps(fields), json.dumps(tokens)])
         if not created:
             return False
-        if record.status != "finished":
-            self.redis.zadd("evo:active", {record.id: record.updated_at})
-        self.index_deadlines(record)
+        self._index_after(record, keep=False)
         return True
+
+    def _run(self, script: Any, keys: list[str], args: list[Any]) -> Any:
+        """Run one match's write script; with ``replica_acks``, answer only once ``WAIT`` saw
+        the write reach that many replicas (on the same connection, as WAIT requires).
+
+        A cluster client learns of a failover when one of its own commands fails, so a write
+        sent straight to a node that died refreshes the layout and is tried again: a script
+        is a compare-and-set, so a write that did land reads as lost to another writer.
+        """
+        if self.replica_acks <= 0:
+            return script(keys=keys, args=args)
+        for attempt in range(CLUSTER_ATTEMPTS):
+            try:
+                node = node_client(self.redis, keys[0])
+                where = node.connection_pool.connection_kwargs
+                name = f"{where.get('host', where.get('path'))}:{where.get('port', '')}"
+                if time.monotonic() < self._unreplicated.get(name, 0.0):
+                    return script(keys=keys, args=args, client=node)
+                with node.pipeline(transaction=False) as pipe:
+                    script(keys=keys, args=args, client=pipe)
+                    pipe.execute_command("WAIT", self.replica_acks, REPLICA_WAIT_MS)
+                    result, acks = pipe.execute()
+            except RETRIED_ON_NODE as exc:
+                if not is_cluster(self.redis) or attempt == CLUSTER_ATTEMPTS - 1:
+                    raise
+                log.info("write to %s failed (%r); reading the cluster layout again",
+                         keys[0], exc)
+                time.sleep(min(1.0, 0.05 * 2 ** attempt))
+                self.redis.nodes_manager.initialize()
+                continue
+            if int(acks) < self.replica_acks:
+                log.warning("%s: a write reached %s of %d replicas in %d ms; writing without "
+                            "waiting for %g s", name, acks, self.replica_acks,
+                            REPLICA_WAIT_MS, UNREPLICATED_SECONDS)
+                self._unreplicated[name] = time.monotonic() + UNREPLICATED_SECONDS
+            return result
+        raise AssertionError("unreachable")
+
+    def _index_before(self, record: MatchRecord) -> None:
+        """Before a write that leaves the match live, put it in ``evo:active``: a live match
+        is then never missing from the index the sweep reads (an entry whose write then lost
+        the race, or never happened, is only looked at again later, and dropped if over)."""
+        if record.status in ("waiting", "running"):
+            self.redis.zadd("evo:active", {record.id: record.updated_at})
+
+    def _index_after(self, record: MatchRecord, ended: dict[str, Any] | None = None,
+                     keep: bool = True) -> None:
+        """After the write: drop an ended match from ``evo:active``, keep the deadline and
+        waiting indexes in step, keep an ended match (``keep_ended``). The write has
+        happened, so its answer must say so: a store error here is logged, not raised, and
+        what it left undone is repaired later (the sweep drops an ended match it finds in the
+        index; the next write re-indexes deadlines; ``keep_ended`` can be rerun)."""
+        try:
+            if record.status not in ("waiting", "running"):
+                self.redis.zrem("evo:active", record.id)
+            self.index_deadlines(record)
+            if keep and record.status in ENDED:
+                self.keep_ended(record.id, ended)
+        except redis.RedisError as exc:
+            log.warning("match %s v%d written; its indexes were not updated: %r", record.id,
+                        record.version, exc)
+
+    def forget_active(self, match_id: str) -> None:
+        """Drop an entry of ``evo:active`` whose match is over or gone (the sweep's repair)."""
+        self.redis.zrem("evo:active", match_id)
 
     def index_deadlines(self, record: MatchRecord) -> None:
         """Keep the global deadline and waiting indexes in step with ``record`` (after a write).
@@ -331,19 +454,17 @@ class MatchStore:
             idem_value = json.dumps(answer)
         token_hash, token_seat = ("", "") if new_token is None else (new_token[1],
                                                                      str(new_token[0]))
-        done = self._commit(
+        self._index_before(record)
+        done = self._run(
+            self._commit,
             keys=[self._key(record.id), self._key(record.id, ":log"),
-                  idem_key or self._key(record.id, ":idem:-"), self._key(record.id, ":tok"),
-                  "evo:active"],
+                  idem_key or self._key(record.id, ":idem:-"), self._key(record.id, ":tok")],
             args=[str(expected_version), json.dumps(fields),
                   json.dumps([json.dumps(e) for e in log_entries]) if log_entries else "[]",
-                  idem_value, idem_ttl, token_hash, token_seat, record.id, record.updated_at,
-                  self.channel(record.id)],
+                  idem_value, idem_ttl, token_hash, token_seat, self.channel(record.id)],
         )
         if done:
-            self.index_deadlines(record)
-            if record.status in ENDED:
-                self.keep_ended(record.id, ended)
+            self._index_after(record, ended)
         return bool(done)
 
     def keep_ended(self, match_id: str, ended: dict[str, Any] | None) -> None:
@@ -431,7 +552,7 @@ class MatchStore:
                        seen_version, timeout)
 
 
-def wait_on(client: redis.Redis, channels: Sequence[str], read: Callable[[], T],
+def wait_on(client: RedisClient, channels: Sequence[str], read: Callable[[], T],
             seen: T, timeout: float) -> T:
     """Block until ``read()`` differs from ``seen`` or ``timeout`` passes; returns ``read()``.
 

@@ -12,7 +12,11 @@ Tournament ``evo:t:{id}`` (every key of one tournament shares the prefix):
   finished match arrived while the lease was held;
 * ``evo:t:running`` set — tournaments still running (the periodic tick reads it).
 
-Ratings of one game ``evo:r:{game}``:
+No write spans two of these keys atomically (on Redis Cluster they live in different slots):
+``create`` and ``save_meta`` write one key at a time, in an order whose every prefix is safe.
+
+Ratings of one game ``evo:r:{game}`` — the braces are literal: the game is the hash tag, so
+one rating update (a WATCH transaction over four keys) stays in one cluster slot:
 
 * ``evo:r:{game}`` hash — player key -> ``{name, mu, sigma, matches}``;
 * ``evo:r:{game}:board`` sorted set — player key by conservative rating ``mu - 3 sigma``;
@@ -28,13 +32,14 @@ from typing import Any
 
 import redis
 
+from shared.redis_client import RedisClient, is_cluster
 from shared.store import wait_on
 
 Rating = dict[str, Any]  # {"name", "mu", "sigma", "matches"}
 
 
 class TournamentStore:
-    def __init__(self, client: redis.Redis) -> None:
+    def __init__(self, client: RedisClient) -> None:
         self.redis = client
 
     @staticmethod
@@ -78,15 +83,17 @@ class TournamentStore:
 
     # -- writes -----------------------------------------------------------------------------
     def create(self, meta: dict[str, Any], slots: dict[int, dict[str, Any]]) -> None:
+        """Store a new tournament: its plan, then the running index, then its metadata, in
+        that order (one key at a time, as a cluster keeps them in different slots): the
+        tournament exists once its metadata does, and a tick of an id without metadata, or of
+        one no longer running, changes nothing."""
         tournament_id = meta["id"]
-        with self.redis.pipeline(transaction=True) as pipe:
-            pipe.hset(self._key(tournament_id), mapping={"meta": json.dumps(meta),
-                                                        "version": 1})
-            if slots:
-                pipe.hset(self._key(tournament_id, ":slots"),
-                          mapping={str(k): json.dumps(v) for k, v in slots.items()})
-            pipe.sadd("evo:t:running", tournament_id)
-            pipe.execute()
+        if slots:
+            self.redis.hset(self._key(tournament_id, ":slots"),
+                            mapping={str(k): json.dumps(v) for k, v in slots.items()})
+        self.redis.sadd("evo:t:running", tournament_id)
+        self.redis.hset(self._key(tournament_id), mapping={"meta": json.dumps(meta),
+                                                           "version": 1})
 
     def add_slots(self, tournament_id: str, slots: dict[int, dict[str, Any]]) -> None:
         """Plan more matches (a Swiss round), never replacing a planned one."""
@@ -99,12 +106,12 @@ class TournamentStore:
         """Store ``meta``, bump the version and announce it; returns the new version."""
         tournament_id = meta["id"]
         stored = {key: value for key, value in meta.items() if key != "version"}
-        with self.redis.pipeline(transaction=True) as pipe:
+        with self.redis.pipeline(transaction=True) as pipe:  # one key: one slot
             pipe.hset(self._key(tournament_id), "meta", json.dumps(stored))
             pipe.hincrby(self._key(tournament_id), "version", 1)
-            if meta["status"] != "running":
-                pipe.srem("evo:t:running", tournament_id)
-            _, version, *_ = pipe.execute()
+            _, version = pipe.execute()
+        if meta["status"] != "running":  # the global index, after the tournament's own write
+            self.redis.srem("evo:t:running", tournament_id)
         self.redis.publish(self.channel(tournament_id), version)
         return int(version)
 
@@ -136,12 +143,26 @@ class TournamentStore:
 
 
 class RatingStore:
-    def __init__(self, client: redis.Redis) -> None:
+    def __init__(self, client: RedisClient) -> None:
         self.redis = client
+        self._migrated: set[str] = set()
 
     @staticmethod
     def _key(game: str, suffix: str = "") -> str:
-        return f"evo:r:{game}{suffix}"
+        # The game is the hash tag: one rating update (a WATCH transaction) writes four keys.
+        return f"evo:r:{{{game}}}{suffix}"
+
+    def migrate_legacy(self, game: str) -> None:
+        """Rename one game's ratings stored before hash tags (``evo:r:<game>``), once per
+        process; only a single Redis can hold them (see ``MatchStore.migrate_legacy``)."""
+        if game in self._migrated or is_cluster(self.redis):
+            return
+        for suffix in (":board", ":done", ":seq", ""):  # the ratings hash last
+            try:
+                self.redis.renamenx(f"evo:r:{game}{suffix}", self._key(game, suffix))
+            except redis.ResponseError:  # no such key: nothing (left) to move
+                continue
+        self._migrated.add(game)
 
     def rate_once(self, game: str, match_id: str, players: Sequence[tuple[str, str]],
                   compute: Callable[[list[Rating | None]], list[tuple[float, float]]]
@@ -153,6 +174,7 @@ class RatingStore:
         the same players retry rather than overwrite each other, and the ``done`` hash makes a
         second call for the same match (another worker saw it finish) return the first record.
         """
+        self.migrate_legacy(game)
         ratings, done = self._key(game), self._key(game, ":done")
         with self.redis.pipeline(transaction=True) as pipe:
             while True:
@@ -185,16 +207,19 @@ class RatingStore:
     def rated(self, game: str, match_ids: Sequence[str]) -> dict[str, dict[str, Any]]:
         if not match_ids:
             return {}
+        self.migrate_legacy(game)
         raw = self.redis.hmget(self._key(game, ":done"), list(match_ids))
         return {m: json.loads(r) for m, r in zip(match_ids, raw, strict=True) if r is not None}
 
     def ratings(self, game: str, keys: Sequence[str]) -> dict[str, Rating]:
         if not keys:
             return {}
+        self.migrate_legacy(game)
         raw = self.redis.hmget(self._key(game), list(keys))
         return {k: json.loads(r) for k, r in zip(keys, raw, strict=True) if r is not None}
 
     def leaderboard(self, game: str, limit: int) -> list[tuple[str, Rating]]:
+        self.migrate_legacy(game)
         keys = self.redis.zrevrange(self._key(game, ":board"), 0, limit - 1)
         found = self.ratings(game, keys)
         return [(key, found[key]) for key in keys if key in found]

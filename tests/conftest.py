@@ -1,4 +1,5 @@
-"""Shared fixtures: a real Redis server (started per test session on a free port)."""
+"""Shared fixtures: a real Redis server (started per test session on a free port), and a real
+Redis Cluster (3 masters, 3 replicas) for the tests that run against both."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ from pathlib import Path
 import pytest
 import redis
 
+from scripts.localcluster import LocalCluster, start_cluster
 from scripts.localredis import free_port, start_redis
+from shared.redis_client import RedisClient, connect
 
 
 @pytest.fixture(scope="session")
@@ -27,6 +30,35 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 def redis_client(redis_url: str) -> Iterator[redis.Redis]:
     client = redis.Redis.from_url(redis_url, decode_responses=True)
     client.flushdb()
+    yield client
+    client.close()
+
+
+@pytest.fixture(scope="session")
+def redis_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalCluster]:
+    """A real Redis Cluster on loopback ports (started once per xdist worker that needs it)."""
+    cluster = start_cluster(Path(tmp_path_factory.mktemp("cluster")))
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+# The match store's contract holds on both: a test taking ``store_client`` runs on each. The
+# cluster's runs share one xdist group, so one worker starts the cluster.
+STORES = [pytest.param("redis", id="redis"),
+          pytest.param("cluster", id="cluster", marks=pytest.mark.xdist_group("redis-cluster"))]
+
+
+@pytest.fixture(params=STORES)
+def store_client(request: pytest.FixtureRequest, redis_url: str) -> Iterator[RedisClient]:
+    """An empty match store: the session's single Redis, or the session's Redis Cluster."""
+    if request.param == "cluster":
+        client = connect("", request.getfixturevalue("redis_cluster").nodes)
+        client.flushall()
+    else:
+        client = connect(redis_url)
+        client.flushdb()
     yield client
     client.close()
 

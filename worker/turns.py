@@ -12,7 +12,7 @@ from shared.errors import ServiceError
 from shared.games import get_game
 from shared.protocol import State
 from shared.service import MatchService
-from shared.store import MatchRecord
+from shared.store import ENDED, MatchRecord
 from worker import webhooks
 from worker.bots import bot_rng, choose_move
 from worker.fallback import FALLBACK_BOT
@@ -137,7 +137,10 @@ def sweep(service: MatchService, stale_after: float, stalled_after: float = 0) -
     sent = 0
     for match_id in service.store.stale_matches(now - stale_after):
         record = service.store.load(match_id)
-        if record is None:
+        if record is None or record.status in ENDED:
+            # The index is written after a match's own commit, so an older writer can put
+            # back an entry a newer one removed; the sweep is where it is repaired.
+            service.store.forget_active(match_id)
             continue
         if stalled_after > 0 and service.expire_stalled(match_id, now - stalled_after):
             log.info("match %s expired: no move for %gs", match_id, stalled_after)

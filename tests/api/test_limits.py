@@ -102,6 +102,25 @@ def test_an_ended_match_frees_its_bot_seats(redis_url: str) -> None:
     assert post(client, "/v1/matches", bots, "192.0.2.40").status_code == 201
 
 
+def test_behind_a_load_balancer_the_limit_counts_the_forwarded_address(redis_url: str) -> None:
+    """With PROXY_HOPS=1 (the cluster profile's nginx) two clients behind the same balancer
+    have their own limits; without it a forged X-Forwarded-For changes nothing."""
+    balanced = create_app(dataclasses.replace(
+        Settings.from_env(), redis_url=redis_url, broker_url=redis_url, matches_per_minute=2,
+        joins_per_minute=0, moves_per_minute=0, bot_seats_per_client=0,
+        proxy_hops=1)).test_client()
+
+    def via_balancer(client: FlaskClient, forwarded: str) -> int:
+        return client.post("/v1/matches", json=TWO_HUMANS,
+                           headers={"X-Forwarded-For": forwarded},
+                           environ_base={"REMOTE_ADDR": "10.0.0.2"}).status_code
+
+    assert [via_balancer(balanced, "198.51.100.1") for _ in range(3)] == [201, 201, 429]
+    assert via_balancer(balanced, "198.51.100.2") == 201
+    direct = limited_app(redis_url, matches_per_minute=2).test_client()
+    assert [via_balancer(direct, f"198.51.100.{n}") for n in range(10, 13)] == [201, 201, 429]
+
+
 def test_concurrent_creations_never_exceed_the_bot_seat_cap(redis_url: str) -> None:
     """Sixteen creations of two-bot matches from one address at once, against a cap of 4
     seats: the count and the reservation are one atomic step, so at most two get a 201."""

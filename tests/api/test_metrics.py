@@ -61,3 +61,21 @@ def check_metrics(redis_url: str) -> None:
     assert sample(text, "evo_bot_search_seconds_sum") == 0.3
     assert 'evo_http_request_duration_seconds_bucket{le="0.005",method="POST",route=' \
            '"/v1/matches/<match_id>/moves"}' in text
+
+
+def test_queue_lengths_come_from_the_broker_when_it_is_not_the_store(tmp_path: Path) -> None:
+    """A scaled-out deployment has its broker apart (always so with a Redis Cluster): the
+    queue lengths are the broker's, not an empty key of the store's."""
+    port = free_port()
+    process = start_redis(tmp_path, port, appendonly=False)
+    try:
+        store_url, broker_url = f"redis://127.0.0.1:{port}/0", f"redis://127.0.0.1:{port}/1"
+        settings = dataclasses.replace(Settings.from_env(), redis_url=store_url,
+                                       broker_url=broker_url)
+        redis.Redis.from_url(broker_url).rpush("bots", "a", "b")
+        redis.Redis.from_url(store_url).rpush("bots", "x")  # not a queue: the store's
+        text = create_app(settings).test_client().get("/metrics").get_data(as_text=True)
+        assert sample(text, 'evo_bot_queue_length{queue="bots"}') == 2
+    finally:
+        process.terminate()
+        process.wait(timeout=10)

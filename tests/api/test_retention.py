@@ -18,6 +18,7 @@ from flask.testing import FlaskClient
 
 from api import create_app
 from shared.config import Settings
+from shared.store import match_key
 from tests.api.test_errors import assert_problem
 from tests.api.test_openapi import MATCH, check
 from tests.worker.test_retired_rules import store_as_savanna_1
@@ -75,7 +76,7 @@ def test_an_ended_match_answers_from_what_is_kept_until_each_ttl(
     stream_text = client.get(f"{url}/stream?since=0").get_data(as_text=True)
 
     # The state and tokens expire (ENDED_TTL): the match is read from what was kept.
-    wait_until(lambda: not redis_client.exists(f"evo:m:{final['id']}"))
+    wait_until(lambda: not redis_client.exists(match_key(final["id"])))
     kept = check(client.get(url), MATCH, "GET")
     assert kept == {**final, "archived": True}  # the same answer, the final view included
     assert check(client.get(url, headers=auth(tokens[0])), MATCH, "GET") == kept
@@ -96,7 +97,7 @@ def test_an_ended_match_answers_from_what_is_kept_until_each_ttl(
         assert assert_problem(response, 410, mentions="only its result")["archived"] is True
 
     # The log goes (LOG_TTL): its routes are a 410, the match itself still reads.
-    wait_until(lambda: not redis_client.exists(f"evo:m:{final['id']}:logz"))
+    wait_until(lambda: not redis_client.exists(match_key(final["id"], ":logz")))
     gone = client.get(f"{url}/events")
     check(gone, f"{MATCH}/events", "GET")
     assert_problem(gone, 410, mentions="no longer kept")
@@ -104,11 +105,11 @@ def test_an_ended_match_answers_from_what_is_kept_until_each_ttl(
     assert client.get(url).get_json()["result"] == final["result"]
 
     # Then the result (RESULT_TTL): nothing is left, a 404.
-    wait_until(lambda: not redis_client.exists(f"evo:m:{final['id']}:result"))
+    wait_until(lambda: not redis_client.exists(match_key(final["id"], ":result")))
     missing = client.get(url)
     check(missing, MATCH, "GET")
     assert_problem(missing, 404)
-    assert redis_client.keys(f"evo:m:{final['id']}*") == []
+    assert redis_client.keys(match_key(final["id"]) + "*") == []
 
 
 def test_a_match_stored_under_retired_rules_is_gone_on_every_route(

@@ -13,6 +13,7 @@ from urllib.parse import urlsplit
 import pytest
 import redis
 
+from shared.store import MatchStore
 from tests.integration.conftest import Client, Worker
 
 pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("integration")]
@@ -43,7 +44,7 @@ def test_idle_watchers_and_half_sent_requests_starve_nobody(
         sockets += [open_raw(host, port, poll) for _ in range(LONG_POLLS)]
         sockets += [open_raw(host, port, stream) for _ in range(STREAMS)]
         sockets += [open_raw(host, port, half) for _ in range(HALF_SENT)]
-        channels = [f"evo:m:{polled['id']}:chg", f"evo:m:{streamed['id']}:chg"]
+        channels = [MatchStore.channel(polled["id"]), MatchStore.channel(streamed["id"])]
         deadline = time.monotonic() + 30
         while True:  # every watcher is being served: it subscribed to its match's changes
             counts = dict(store.pubsub_numsub(*channels))

@@ -24,7 +24,7 @@ import pytest
 import redis
 from openskill.models import PlackettLuce
 
-from shared.store import MatchStore
+from shared.store import MatchStore, match_key
 from shared.tournament_store import RatingStore
 from tests.integration.conftest import Client, Worker
 
@@ -310,8 +310,9 @@ def test_worker_killed_mid_tournament_restarts_and_no_match_is_missing_or_double
     assert sorted(r["slot"] for r in rows) == list(range(8))
     assert len({r["match"] for r in rows}) == 8
     client = redis.Redis.from_url(redis_url, decode_responses=True)
-    stored = [k for k in client.scan_iter(f"evo:m:{created['id']}-*") if k.count(":") == 2]
-    assert sorted(stored) == sorted(f"evo:m:{r['match']}" for r in rows)
+    stored = [k for k in client.scan_iter(match_key(f"{created['id']}-*"))
+              if k.count(":") == 2]
+    assert sorted(stored) == sorted(match_key(r["match"]) for r in rows)
     for row in rows:
         log = stack.call("GET", f"/v1/matches/{row['match']}/events").json()["events"]
         # Every move of both seats, each once.

@@ -7,18 +7,18 @@ import ipaddress
 import json
 
 import pytest
-import redis
 
 from shared.accounts import AccountService, check_webhook_url, parse_networks
 from shared.errors import Forbidden, Unauthorized, Unprocessable
+from shared.redis_client import RedisClient
 from shared.service import MatchService
 from shared.store import MatchStore, hash_secret
 from tests.shared.test_service import Recorder
 
 
 @pytest.fixture
-def services(redis_client: redis.Redis) -> tuple[MatchService, AccountService]:
-    matches = MatchService(MatchStore(redis_client), Recorder())
+def services(store_client: RedisClient) -> tuple[MatchService, AccountService]:
+    matches = MatchService(MatchStore(store_client), Recorder())
     return matches, AccountService(matches.accounts, matches.store,
                                    parse_networks("127.0.0.0/8"))
 
@@ -41,10 +41,10 @@ def test_the_allow_list_admits_a_network_and_public_addresses_pass() -> None:
 
 
 def test_keys_are_stored_hashed_and_authenticate(
-        services: tuple[MatchService, AccountService], redis_client: redis.Redis) -> None:
+        services: tuple[MatchService, AccountService], store_client: RedisClient) -> None:
     _, accounts = services
     account, key = accounts.create("Bender", "http://127.0.0.1:9/hook")
-    dump = json.dumps({k: redis_client.hgetall(k) for k in redis_client.keys("evo:a*")})
+    dump = json.dumps({k: store_client.hgetall(k) for k in store_client.scan_iter("evo:a*")})
     assert key not in dump and hash_secret(key) in dump
     assert accounts.authenticate(key) == account
     with pytest.raises(Unauthorized):

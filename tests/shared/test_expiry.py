@@ -12,7 +12,7 @@ import redis
 
 from shared.errors import Gone, NotFound
 from shared.service import MatchService
-from shared.store import MatchStore
+from shared.store import MatchStore, match_key
 from tests.shared.test_seeds import play_out
 from worker import turns
 
@@ -26,7 +26,7 @@ def service_with_ttl(client: redis.Redis, ttl: int, result_ttl: int = 0, log_ttl
 
 
 def match_keys(client: redis.Redis, match_id: str) -> list[str]:
-    return sorted(client.scan_iter(f"evo:m:{match_id}*"))
+    return sorted(client.scan_iter(match_key(match_id) + "*"))
 
 
 def wait_gone(client: redis.Redis, match_id: str, timeout: float = 6.0,
@@ -35,7 +35,7 @@ def wait_gone(client: redis.Redis, match_id: str, timeout: float = 6.0,
     ``suffixes``) go within ``timeout`` seconds (an Idempotency-Key's answer keeps its own
     TTL)."""
     deadline = time.monotonic() + timeout
-    prefix = f"evo:m:{match_id}"
+    prefix = match_key(match_id)
     while [k for k in match_keys(client, match_id) if ":idem:" not in k
            and (suffixes is None or k[len(prefix):] in suffixes)]:
         if time.monotonic() > deadline:
@@ -51,15 +51,15 @@ def test_a_finished_match_expires_after_its_ttl(redis_client: redis.Redis) -> No
     service.submit_move(record.id, 0, record.version, first, idempotency_key="k1")
     idem = [k for k in match_keys(redis_client, record.id) if ":idem:" in k]
     assert idem and 0 < redis_client.ttl(idem[0]) <= 60
-    for key in (f"evo:m:{record.id}", f"evo:m:{record.id}:tok", f"evo:m:{record.id}:log"):
+    for key in (match_key(record.id), match_key(record.id, ":tok"), match_key(record.id, ":log")):
         assert redis_client.ttl(key) == -1  # a running match is kept
     play_out(service, record.id, tokens, random.Random(5))
     assert service.load(record.id).status == "finished"
     # The log list is compacted into one string at the end; every key expires with the
     # match when no longer time is configured for its result and log.
-    assert redis_client.exists(f"evo:m:{record.id}:log") == 0
+    assert redis_client.exists(match_key(record.id, ":log")) == 0
     for suffix in ("", ":tok", ":logz", ":result"):
-        assert 0 < redis_client.ttl(f"evo:m:{record.id}{suffix}") <= 2
+        assert 0 < redis_client.ttl(match_key(record.id, suffix)) <= 2
     assert wait_gone(redis_client, record.id)
     assert redis_client.zscore("evo:active", record.id) is None
 
@@ -67,7 +67,7 @@ def test_a_finished_match_expires_after_its_ttl(redis_client: redis.Redis) -> No
 def test_bot_leases_carry_a_ttl(redis_client: redis.Redis) -> None:
     store = MatchStore(redis_client)
     assert store.claim_bot_turn("0123456789abcdef", 0, 3, ttl=5)
-    ttl = redis_client.pttl("evo:m:0123456789abcdef:lease:0:3")
+    ttl = redis_client.pttl(match_key("0123456789abcdef", ":lease:0:3"))
     assert 0 < ttl <= 5000
 
 
@@ -128,7 +128,7 @@ def test_the_result_and_log_outlive_the_match_until_their_own_ttl(redis_client: 
     final = service.load(record.id)
     described, events = service.describe(final, None), service.events(final, None)
     assert final.status == "finished" and events[-1]["version"] == final.version
-    key = f"evo:m:{record.id}"
+    key = match_key(record.id)
     assert 0 < redis_client.pttl(key) <= 1000 and 0 < redis_client.pttl(f"{key}:tok") <= 1000
     assert 1000 < redis_client.pttl(f"{key}:logz") <= 2000
     assert 2000 < redis_client.pttl(f"{key}:result") <= 3000

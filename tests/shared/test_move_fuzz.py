@@ -24,7 +24,7 @@ from shared.games import all_games
 from shared.moves import move_shape_problem
 from shared.protocol import Game, IllegalMove, State
 from shared.service import MatchService
-from shared.store import MatchStore
+from shared.store import MatchStore, match_key
 
 GAMES = all_games()
 IDS = [game.id for game in GAMES]
@@ -115,13 +115,13 @@ def test_random_json_through_the_service_is_a_clean_refusal(
     def check(move: Any, key: str | None) -> None:
         current = service.load(record.id)
         seat = current.to_move[0] if current.to_move else 0
-        before = redis_client.hgetall(f"evo:m:{record.id}")
+        before = redis_client.hgetall(match_key(record.id))
         try:
             service.submit_move(record.id, seat, current.version, move, key)
         except ServiceError as exc:
             assert 400 <= exc.status < 500
             # Refused means nothing written (no half-applied move).
-            assert redis_client.hgetall(f"evo:m:{record.id}") == before
+            assert redis_client.hgetall(match_key(record.id)) == before
         json.dumps(service.describe(service.load(record.id), seat))
 
     check()

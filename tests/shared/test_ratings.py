@@ -5,10 +5,10 @@ from __future__ import annotations
 import threading
 
 import pytest
-import redis
 from openskill.models import PlackettLuce
 
 from shared import ratings
+from shared.redis_client import RedisClient
 from shared.tournament_store import RatingStore
 
 
@@ -42,8 +42,8 @@ def test_rate_is_openskill_plackett_luce() -> None:
 
 
 def test_a_match_is_rated_once_even_when_many_workers_see_it_finish(
-        redis_client: redis.Redis) -> None:
-    store = RatingStore(redis_client)
+        store_client: RedisClient) -> None:
+    store = RatingStore(store_client)
     players = [("bot:random", "random"), ("bot:greedy", "greedy")]
     records = []
 

@@ -7,11 +7,11 @@ import threading
 from typing import Any
 
 import pytest
-import redis
 
 from shared.errors import Conflict, Forbidden, NotFound, Unauthorized, Unprocessable
+from shared.redis_client import RedisClient
 from shared.service import MatchService
-from shared.store import MatchStore, hash_secret
+from shared.store import MatchStore, hash_secret, match_key
 
 
 class Recorder:
@@ -25,20 +25,21 @@ class Recorder:
 
 
 @pytest.fixture
-def service(redis_client: redis.Redis) -> MatchService:
-    return MatchService(MatchStore(redis_client), Recorder())
+def service(store_client: RedisClient) -> MatchService:
+    return MatchService(MatchStore(store_client), Recorder())
 
 
 def humans(n: int) -> list[dict[str, Any]]:
     return [{"kind": "human"} for _ in range(n)]
 
 
-def test_tokens_are_stored_hashed(service: MatchService, redis_client: redis.Redis) -> None:
+def test_tokens_are_stored_hashed(service: MatchService, store_client: RedisClient) -> None:
     record, tokens = service.create_match("savanna", {}, 1, humans(2))
-    stored = redis_client.hgetall(f"evo:m:{record.id}:tok")
+    stored = store_client.hgetall(match_key(record.id, ":tok"))
     assert set(stored) == {hash_secret(t) for t in tokens.values()}
-    dump = json.dumps({k: redis_client.hgetall(k) for k in redis_client.keys("evo:m:*")
-                       if redis_client.type(k) == "hash"})
+    dump = json.dumps({k: store_client.hgetall(k) for k in store_client.scan_iter("evo:m:*")
+                       if store_client.type(k) == "hash"})
+    assert record.id in dump  # the scan found the match's keys (on every node of a cluster)
     assert not any(token in dump for token in tokens.values())
 
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 import threading
 import time
 
-import redis
-
+from shared.redis_client import RedisClient
 from shared.store import MatchRecord, MatchStore
 
 
@@ -17,8 +16,8 @@ def record(match_id: str = "m1", version: int = 1) -> MatchRecord:
                        rng="[]", result=None, to_move=[0], created_at=now, updated_at=now)
 
 
-def test_commit_is_a_compare_and_set(redis_client: redis.Redis) -> None:
-    store = MatchStore(redis_client)
+def test_commit_is_a_compare_and_set(store_client: RedisClient) -> None:
+    store = MatchStore(store_client)
     store.create(record(), {})
     newer = record(version=2)
     assert store.commit(newer, 1, [{"version": 2, "events": []}])
@@ -27,8 +26,8 @@ def test_commit_is_a_compare_and_set(redis_client: redis.Redis) -> None:
     assert [e["version"] for e in store.log("m1")] == [2]
 
 
-def test_finished_match_leaves_the_active_set(redis_client: redis.Redis) -> None:
-    store = MatchStore(redis_client)
+def test_finished_match_leaves_the_active_set(store_client: RedisClient) -> None:
+    store = MatchStore(store_client)
     store.create(record(), {})
     assert store.stale_matches(time.time() + 1) == ["m1"]
     done = record(version=2)
@@ -37,8 +36,8 @@ def test_finished_match_leaves_the_active_set(redis_client: redis.Redis) -> None
     assert store.stale_matches(time.time() + 1) == []
 
 
-def test_bot_lease_is_exclusive_and_expires(redis_client: redis.Redis) -> None:
-    store = MatchStore(redis_client)
+def test_bot_lease_is_exclusive_and_expires(store_client: RedisClient) -> None:
+    store = MatchStore(store_client)
     assert store.claim_bot_turn("m1", 1, 5, ttl=0.2)
     assert not store.claim_bot_turn("m1", 1, 5, ttl=0.2)
     assert store.bot_turn_claimed("m1", 1, 5)
@@ -46,8 +45,8 @@ def test_bot_lease_is_exclusive_and_expires(redis_client: redis.Redis) -> None:
     assert store.claim_bot_turn("m1", 1, 5, ttl=0.2)
 
 
-def test_wait_for_change_wakes_on_commit(redis_client: redis.Redis) -> None:
-    store = MatchStore(redis_client)
+def test_wait_for_change_wakes_on_commit(store_client: RedisClient) -> None:
+    store = MatchStore(store_client)
     store.create(record(), {})
     timer = threading.Timer(0.2, lambda: store.commit(record(version=2), 1))
     timer.start()

@@ -14,7 +14,7 @@ import redis
 from shared.errors import Gone
 from shared.games import get_game
 from shared.service import MatchService
-from shared.store import MatchStore
+from shared.store import MatchStore, match_key
 from tests.shared.test_service import Recorder
 from worker import deadlines, turns
 
@@ -25,7 +25,7 @@ OLD_STATE = {"players": 2, "phase": 1, "step": 0, "hands": [["zebra"], ["lion"]]
 
 def store_as_savanna_1(client: redis.Redis, match_id: str) -> None:
     """Rewrite a stored match as the previous release stored it."""
-    client.hset(f"evo:m:{match_id}", mapping={"rules_version": "savanna-1",
+    client.hset(match_key(match_id), mapping={"rules_version": "savanna-1",
                                               "state": json.dumps(OLD_STATE)})
 
 
@@ -74,7 +74,7 @@ def test_the_sweep_skips_it_and_expires_it_once_stalled(service: MatchService,
     ended = service.store.load(record.id)
     assert ended.status == "expired" and ended.rules_version == "savanna-1"
     assert redis_client.zscore("evo:active", record.id) is None
-    assert 0 < redis_client.ttl(f"evo:m:{record.id}") <= 60
+    assert 0 < redis_client.ttl(match_key(record.id)) <= 60
     assert service.store.kept_result(record.id) is None  # nothing shown of it: no view
 
 

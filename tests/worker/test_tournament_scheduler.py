@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import redis
 
+from shared.redis_client import RedisClient
 from shared.service import MatchService
 from shared.store import MatchStore
 from shared.tournaments.service import TournamentService
@@ -23,9 +24,9 @@ def drive(matches: MatchService, tournaments: TournamentService, finished: list[
 
 
 def test_a_round_robin_runs_to_the_end_and_a_slot_is_never_played_twice(
-        redis_client: redis.Redis) -> None:
+        store_client: RedisClient) -> None:
     finished: list[str] = []
-    matches = MatchService(MatchStore(redis_client), Recorder(), on_finish=finished.append)
+    matches = MatchService(MatchStore(store_client), Recorder(), on_finish=finished.append)
     tournaments = TournamentService(matches)
     spec = {"game": "savanna", "format": "round_robin", "seats": 2, "seed": 3, "rounds": 1,
             "move_deadline": 10, "forfeit_after": 3, "concurrency": 2,

@@ -1,0 +1,219 @@
+"""The store on Redis Cluster: one slot per match, global indexes repaired by the sweep, writes
+that wait for a replica, and matches stored before hash tags still served."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+
+import pytest
+import redis
+from redis.crc import key_slot
+
+from scripts.localcluster import LocalCluster
+from scripts.migrate_keys import migrate
+from shared.limits import BotWorkCap, RateLimiter
+from shared.redis_client import RedisClient, connect
+from shared.service import MatchService
+from shared.store import LEGACY_SUFFIXES, MatchStore, legacy_match_key, match_key
+from shared.tournament_store import RatingStore
+from tests.shared.test_seeds import play_out
+from tests.shared.test_service import Recorder
+from worker import turns
+
+HUMANS = [{"kind": "human"}, {"kind": "human"}]
+
+
+def test_every_key_of_a_match_shares_one_slot(store_client: RedisClient) -> None:
+    service = MatchService(MatchStore(store_client), Recorder(), idempotency_ttl=60)
+    record, _ = service.create_match("savanna", {}, 3, [{"kind": "human"},
+                                                        {"kind": "bot", "bot": {"kind": "random"}}])
+    move = service.legal_moves(record, 0)[0]["move"]
+    service.submit_move(record.id, 0, record.version, move, idempotency_key="k")
+    service.store.claim_bot_turn(record.id, 1, record.version + 1, ttl=5)
+    service.store.mark_turn_queued(record.id, 1, record.version + 1, ttl=5)
+    keys = list(store_client.scan_iter(match=match_key(record.id) + "*"))
+    suffixes = {key[len(match_key(record.id)):].split(":")[1] for key in keys if ":" in
+                key[len(match_key(record.id)):]}
+    assert {"log", "tok", "idem", "lease", "queued"} <= suffixes
+    assert len({key_slot(key.encode()) for key in keys}) == 1
+
+
+def test_the_sweep_drops_an_ended_match_an_older_writer_put_back(
+        store_client: RedisClient) -> None:
+    """The active index is written after the match's own commit: a writer that lost the race
+    can re-add a match a newer writer ended; the sweep removes it instead of keeping it."""
+    service = MatchService(MatchStore(store_client), Recorder())
+    record, tokens = service.create_match("savanna", {}, 4, HUMANS)
+    play_out(service, record.id, tokens, random.Random(2))
+    assert store_client.zscore("evo:active", record.id) is None
+    store_client.zadd("evo:active", {record.id: time.time() - 60})  # the late writer
+    store_client.zadd("evo:active", {"gone": time.time() - 60})  # a match whose keys expired
+    turns.sweep(service, stale_after=1)
+    assert store_client.zrange("evo:active", 0, -1) == []
+
+
+def test_a_running_match_stays_active_through_the_sweep(store_client: RedisClient) -> None:
+    service = MatchService(MatchStore(store_client), Recorder())
+    record, _ = service.create_match("savanna", {}, 4, HUMANS)
+    store_client.zadd("evo:active", {record.id: time.time() - 60})
+    turns.sweep(service, stale_after=1)
+    assert store_client.zscore("evo:active", record.id) is not None
+
+
+def _replica_of(cluster: LocalCluster, client: RedisClient, key: str) -> redis.Redis:
+    master = client.get_node_from_key(key)
+    nodes = redis.Redis(port=master.port, decode_responses=True).execute_command(
+        "CLUSTER NODES")
+    master_id = next(n["node_id"] for a, n in nodes.items() if "myself" in n["flags"])
+    replica = next(a for a, n in nodes.items() if n["master_id"] == master_id)
+    return redis.Redis(port=int(replica.split("@")[0].rsplit(":", 1)[1]),
+                       decode_responses=True)
+
+
+@pytest.mark.xdist_group("redis-cluster")
+def test_a_write_is_answered_once_its_replica_has_it(redis_cluster: LocalCluster) -> None:
+    """With ``replica_acks`` the commit's WAIT runs on the connection that wrote (a WAIT on
+    any other connection returns at once): held up while the replica is busy, and then the
+    replica holds the move, so a failover right after the answer cannot lose it."""
+    client = connect("", redis_cluster.nodes)
+    client.flushall()
+    service = MatchService(MatchStore(client, replica_acks=1), Recorder())
+    record, _ = service.create_match("savanna", {}, 6, HUMANS)
+    replica = _replica_of(redis_cluster, client, match_key(record.id))
+    busy = threading.Thread(target=lambda: replica.execute_command("DEBUG", "SLEEP", "0.4"))
+    busy.start()
+    time.sleep(0.05)
+    started = time.monotonic()
+    move = service.legal_moves(record, 0)[0]["move"]
+    service.submit_move(record.id, 0, record.version, move)
+    waited = time.monotonic() - started
+    busy.join()
+    assert waited >= 0.25
+    replica.execute_command("READONLY")
+    assert replica.hget(match_key(record.id), "version") == str(record.version + 1)
+    assert replica.llen(match_key(record.id, ":log")) == 1
+    client.close()
+
+
+@pytest.mark.xdist_group("redis-cluster")
+def test_a_master_without_a_live_replica_is_written_without_waiting(
+        redis_cluster: LocalCluster) -> None:
+    """Degraded (its replica down, or just promoted by a failover), a master's writes would
+    each wait the whole WAIT timeout: after one write that timed out, the next go at once."""
+    client = connect("", redis_cluster.nodes)
+    client.flushall()
+    service = MatchService(MatchStore(client, replica_acks=1), Recorder())
+    record, _ = service.create_match("savanna", {}, 7, HUMANS)
+    replica = _replica_of(redis_cluster, client, match_key(record.id))
+    busy = threading.Thread(target=lambda: replica.execute_command("DEBUG", "SLEEP", "2"))
+    busy.start()
+    time.sleep(0.05)
+    durations = []
+    for seat in (0, 1):
+        current = service.load(record.id)
+        move = service.legal_moves(current, seat)[0]["move"]
+        started = time.monotonic()
+        service.submit_move(record.id, seat, current.version, move)
+        durations.append(time.monotonic() - started)
+    busy.join()
+    assert durations[0] >= 0.4 and durations[1] < 0.4, durations
+    client.close()
+
+
+def _store_the_old_way(client: redis.Redis, match_id: str) -> None:
+    """Rename a match's keys back to the layout before hash tags (``evo:m:<id>``)."""
+    for suffix in LEGACY_SUFFIXES:
+        if client.exists(match_key(match_id, suffix)):  # no log before the first move
+            client.rename(match_key(match_id, suffix), legacy_match_key(match_id, suffix))
+
+
+def test_a_match_stored_before_hash_tags_is_served_and_moved(
+        redis_client: redis.Redis) -> None:
+    service = MatchService(MatchStore(redis_client), Recorder())
+    record, tokens = service.create_match("savanna", {}, 8, HUMANS)
+    move = service.legal_moves(record, 0)[0]["move"]
+    service.submit_move(record.id, 0, record.version, move)
+    _store_the_old_way(redis_client, record.id)
+    assert not redis_client.exists(match_key(record.id))
+    # A tournament's scheduler asks for a slot's version first: an old match is found too
+    # (not created again over it).
+    assert service.store.version(record.id) == record.version + 1
+    loaded = service.load(record.id)
+    assert loaded.version == record.version + 1
+    assert service.authenticate(record.id, tokens[1], required=True) == 1
+    assert len(service.store.log(record.id)) == 1
+    assert not any(redis_client.exists(legacy_match_key(record.id, s)) for s in LEGACY_SUFFIXES)
+    play_out(service, record.id, tokens, random.Random(1))  # and it plays on
+    assert service.load(record.id).status == "finished"
+
+
+def test_the_migration_command_moves_old_matches_and_ratings(redis_client: redis.Redis) -> None:
+    service = MatchService(MatchStore(redis_client), Recorder())
+    ids = [service.create_match("savanna", {}, n, HUMANS)[0].id for n in range(3)]
+    for match_id in ids:
+        _store_the_old_way(redis_client, match_id)
+    redis_client.hset("evo:r:savanna", "bot:random", '{"name": "random", "mu": 25, '
+                      '"sigma": 8, "matches": 1}')
+    redis_client.zadd("evo:r:savanna:board", {"bot:random": 1.0})
+    assert migrate(redis_client) == (3, 1)
+    assert all(redis_client.exists(match_key(m)) for m in ids)
+    assert [k for k, _ in RatingStore(redis_client).leaderboard("savanna", 5)] == ["bot:random"]
+    assert not redis_client.exists("evo:r:savanna", "evo:r:savanna:board")
+    assert migrate(redis_client) == (0, 0)  # nothing left to do
+
+
+def test_rate_limits_and_the_bot_cap_work_on_either_store(store_client: RedisClient) -> None:
+    limiter = RateLimiter(store_client)
+    assert [limiter.hit("moves", "192.0.2.9", 2) == 0 for _ in range(3)] == [True, True, False]
+    service = MatchService(MatchStore(store_client), Recorder())
+    record, _ = service.create_match("savanna", {}, 5, [{"kind": "bot", "bot": {
+        "kind": "random"}}] * 2)
+    cap = BotWorkCap(MatchStore(store_client))
+    assert cap.reserve("192.0.2.9", record.id, 2, cap=4) is None
+    assert cap.reserve("192.0.2.9", "next", 3, cap=4) == 2  # 2 live + 3 would pass 4
+
+
+def test_a_write_is_answered_truthfully_when_only_a_global_index_fails(
+        redis_client: redis.Redis, redis_url: str) -> None:
+    """A real failure of the global indexes alone: a Redis user allowed the match's own keys
+    only (ACL). A write that leaves the match live adds it to ``evo:active`` first, so it
+    fails before anything is written; a write that ends the match lands, says so, and the
+    index entry it could not remove is dropped by the sweep."""
+    from tests.shared.test_store import record
+
+    redis_client.execute_command("ACL", "SETUSER", "matchonly", "on", ">pw", "~evo:m:*",
+                                 "+@all")
+    limited = redis.Redis.from_url(redis_url.replace("redis://", "redis://matchonly:pw@"),
+                                   decode_responses=True)
+    try:
+        full, store = MatchStore(redis_client), MatchStore(limited)
+        full.create(record(), {})
+        with pytest.raises(redis.exceptions.NoPermissionError):
+            store.commit(record(version=2), 1, [{"version": 2, "events": []}])
+        assert full.version("m1") == 1 and full.log("m1") == []  # nothing was written
+        done = record(version=2)
+        done.status = "finished"
+        assert store.commit(done, 1, [{"version": 2, "events": []}])
+        assert full.load("m1").status == "finished"
+        redis_client.zadd("evo:active", {"m1": time.time() - 60})
+        turns.sweep(MatchService(full, Recorder()), stale_after=1)
+        assert redis_client.zscore("evo:active", "m1") is None
+    finally:
+        limited.close()
+        redis_client.execute_command("ACL", "DELUSER", "matchonly")
+
+
+def test_an_old_ended_match_kept_after_its_state_expired_is_still_read(
+        redis_client: redis.Redis) -> None:
+    """Stored before hash tags, its state gone after ENDED_TTL, its result and log kept:
+    reading it finds the kept match (archived), not a 404 or a 500."""
+    service = MatchService(MatchStore(redis_client, ended_ttl=3600), Recorder())
+    record, tokens = service.create_match("savanna", {}, 12, HUMANS)
+    play_out(service, record.id, tokens, random.Random(3))
+    _store_the_old_way(redis_client, record.id)
+    redis_client.delete(legacy_match_key(record.id), legacy_match_key(record.id, ":tok"))
+    kept = service.read(record.id)
+    assert isinstance(kept, dict) and kept["archived"] and kept["status"] == "finished"
+    assert service.kept_events(kept)["events"]

@@ -1,0 +1,29 @@
+"""Settings of a scaled-out deployment: the cluster needs a broker of its own, and the broker
+may be a Redis or RabbitMQ."""
+
+from __future__ import annotations
+
+import pytest
+
+from shared.config import Settings
+from shared.queue import result_config
+from shared.redis_client import parse_nodes
+
+
+def test_a_cluster_store_needs_a_broker_of_its_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("REDIS_CLUSTER_NODES", "10.0.0.1:7000,10.0.0.2")
+    monkeypatch.delenv("BROKER_URL", raising=False)
+    with pytest.raises(ValueError, match="BROKER_URL"):
+        Settings.from_env()
+    monkeypatch.setenv("BROKER_URL", "amqp://guest@rabbit//")
+    monkeypatch.setenv("REDIS_REPLICA_ACKS", "1")
+    settings = Settings.from_env()
+    assert settings.redis_cluster_nodes == "10.0.0.1:7000,10.0.0.2"
+    assert settings.redis_replica_acks == 1 and settings.broker_url == "amqp://guest@rabbit//"
+    assert [(n.host, n.port) for n in parse_nodes(settings.redis_cluster_nodes)] == [
+        ("10.0.0.1", 7000), ("10.0.0.2", 6379)]
+
+
+def test_hint_results_follow_the_broker() -> None:
+    assert result_config("redis://broker:6379/0")["result_backend"] == "redis://broker:6379/0"
+    assert result_config("amqp://guest@rabbit//")["result_backend"] == "rpc://"
