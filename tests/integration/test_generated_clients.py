@@ -53,7 +53,8 @@ def test_a_typescript_client_compiles_strictly_and_plays_a_match(
 def test_a_generated_python_client_parses_every_answer_and_plays_a_match(
         api_url: str, tmp_path: Path, worker: Worker) -> None:
     """openapi-python-client (pinned in requirements-dev.txt) generates the package; every
-    response of a whole match parses into its model (never ``parsed=None``)."""
+    response of a whole match parses into its model (never ``parsed=None``), the view and the
+    moves into Savanna's own models."""
     generator = Path(sys.executable).parent / "openapi-python-client"
     env = dict(os.environ, PATH=f"{generator.parent}{os.pathsep}{os.environ['PATH']}")
     done = subprocess.run([str(generator), "generate", "--path", str(SPEC), "--meta", "none",
@@ -83,23 +84,32 @@ def play_with_generated_client(api_url: str) -> None:
     match_id, token = created.parsed.id, created.parsed.tokens[0].token
     seat = package.AuthenticatedClient(base_url=api_url, token=token)
     match = created.parsed
+    assert isinstance(match.view, models.SavannaView)  # View is discriminated on `game`
     answers = 0
     while match.status.value == "running":
         if match.you in match.to_move:
             listed = matches.list_legal_moves.sync_detailed(match_id, client=seat)
-            assert isinstance(listed.parsed, models.LegalMoves), listed.content
+            # LegalMoves is discriminated on `game`, each move on its `type`: typed models.
+            assert isinstance(listed.parsed, models.SavannaLegalMoves), listed.content
+            move = listed.parsed.moves[0].move
+            assert isinstance(move, models.SavannaPickMove | models.SavannaPlaceMove), move
+            if isinstance(move, models.SavannaPickMove):
+                assert isinstance(move.card, models.SavannaCard)
             answer = matches.submit_move.sync_detailed(match_id, client=seat,
-                                                       body=models.MoveById.from_dict({
-                "version": listed.parsed.version, "move_id": listed.parsed.moves[0].id}))
+                                                       body=models.MoveByObject(
+                version=listed.parsed.version, move=move))
             assert isinstance(answer.parsed, models.MoveAccepted | models.Problem), answer.content
             if isinstance(answer.parsed, models.Problem):
                 assert answer.status_code == 409
             else:
+                assert answer.parsed.move == move  # parsed back into the same typed model
                 answers += 1
         read = matches.get_match.sync_detailed(match_id, client=seat, version=match.version,
                                                wait=5.0)
         assert isinstance(read.parsed, models.MatchFields), read.content
         match = read.parsed
+        assert isinstance(match.view, models.SavannaView) and match.view.seat == 0
+        assert all(isinstance(card, models.SavannaCard) for card in match.view.hand)
     assert match.status.value == "finished" and answers > 0
     assert isinstance(match.result, models.Result) and len(match.result.scores) == 2
     log = matches.list_events.sync_detailed(match_id, client=anonymous)
