@@ -129,7 +129,7 @@ def components(games: list[Game]) -> dict[str, Any]:
 def render(schemas: dict[str, Any]) -> str:
     """The components as YAML lines indented under ``components: schemas:``."""
     # Through JSON first so that YAML gets plain dicts and lists, in the games' own order.
-    text = yaml.safe_dump(json.loads(json.dumps(schemas)), sort_keys=False, width=96,
+    text = yaml.safe_dump(json.loads(json.dumps(schemas)), sort_keys=False, width=88,
                           allow_unicode=True, default_flow_style=None)
     blocks = ["\n" if not line else f"    {line}\n" for line in text.splitlines()]
     return "".join(blocks)
