@@ -46,8 +46,11 @@ def spec_text() -> str:
 
 @lru_cache(maxsize=1)
 def spec() -> dict[str, Any]:
-    """The parsed contract (read once per process)."""
-    return yaml.safe_load(spec_text())
+    """The parsed contract (read once per process). libyaml's loader when there is one: the
+    per-game schemas make the spec long, and the pure-Python loader takes about a second."""
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    parsed: dict[str, Any] = yaml.load(spec_text(), Loader=loader)
+    return parsed
 
 
 # -- a very small Markdown subset: headings, lists, paragraphs, code blocks, `code`, **bold** --

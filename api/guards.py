@@ -14,11 +14,10 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-import yaml
 from flask import Flask, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from api.docs import SPEC_PATH
+from api.docs import spec
 from shared.errors import NotFound, Unprocessable
 
 # Match ids: 16 hex digits, or a tournament's id and its slot number.
@@ -31,15 +30,15 @@ _RULE_ARG = re.compile(r"<(?:[^:<>]+:)?([^<>]+)>")
 @lru_cache(maxsize=1)
 def declared_query_parameters() -> dict[tuple[str, str], frozenset[str]]:
     """(method, path template) -> the query parameters ``openapi.yaml`` declares for it."""
-    spec = yaml.safe_load(SPEC_PATH.read_text(encoding="utf-8"))
-    shared = spec.get("components", {}).get("parameters", {})
+    contract = spec()
+    shared = contract.get("components", {}).get("parameters", {})
 
     def resolve(param: dict) -> dict:
         ref = param.get("$ref", "")
         return shared[ref.rsplit("/", 1)[-1]] if ref else param
 
     out = {}
-    for path, item in spec["paths"].items():
+    for path, item in contract["paths"].items():
         common = [resolve(p) for p in item.get("parameters", [])]
         for method, operation in item.items():
             if method == "parameters" or not isinstance(operation, dict):

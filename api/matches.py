@@ -109,8 +109,11 @@ def suggest_move(match_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
 def legal_moves(match_id: str) -> dict[str, Any]:
     record = service().load(match_id)
     seat = service().authenticate(match_id, bearer_token(), required=True)
-    return {"version": record.version, "seat": seat, "status": record.status,
-            "to_move": record.to_move, "moves": service().legal_moves(record, seat)}
+    # ``game`` tells a typed client which game's move types the list holds (the contract
+    # discriminates LegalMoves on it).
+    return {"game": record.game, "version": record.version, "seat": seat,
+            "status": record.status, "to_move": record.to_move,
+            "moves": service().legal_moves(record, seat)}
 
 
 @bp.post("/<match_id>/moves")

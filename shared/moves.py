@@ -1,15 +1,21 @@
-"""The shape every move must have before any engine sees it (game-agnostic).
+"""The shape a move must have before any engine sees it.
 
 A move is a legal-move id (a short string) or a flat JSON object: a string ``type`` and a few
-fields whose values are scalars or short lists of scalars. Every engine's moves have this
-shape (``tests/shared/test_move_shape.py`` checks it over random play), so a body that does
-not is refused here with one clear reason, never handed to an engine.
+fields whose values are scalars or short lists of scalars (a cheap guard for any game). Then
+the object must be one of its game's move types, as the game's schema declares it
+(``Game.schemas()``, the same schemas the contract's per-game move types come from). Every
+engine's legal moves pass both (``tests/shared/test_move_fuzz.py`` and
+``tests/shared/test_game_schemas.py`` check it over random play), so a body that does not is
+refused here with one clear reason, never handed to an engine.
 """
 
 from __future__ import annotations
 
 import math
 from typing import Any
+
+from shared.protocol import Game
+from shared.schemas import move_type_problem
 
 MAX_FIELDS = 16
 MAX_NAME = 40
@@ -40,6 +46,14 @@ def move_shape_problem(move: Any) -> str | None:
             if problem is not None:
                 return f"{name}: {problem}"
     return None
+
+
+def move_problem(game: Game, move: Any) -> str | None:
+    """Why ``move`` cannot be a move of ``game``; None if its shape is one of the game's."""
+    found = move_shape_problem(move)
+    if found is not None or isinstance(move, str):
+        return found
+    return move_type_problem(game.id, move)
 
 
 def _scalar_problem(value: Any) -> str | None:

@@ -18,6 +18,8 @@ they hold. Conventions (see DESIGN.md):
 * ``Game.sample_from_view(view, seat, rng)`` builds a full state consistent with that view,
   hidden parts filled at random. Bots search from it and from nothing else.
 * ``to_json`` / ``Game.state_from_json`` form a lossless codec (no pickle).
+* ``Game.schemas()`` is the JSON Schema of a view and of each move type (``type`` names it):
+  the contract's per-game types and the API's move check come from it.
 * Fast paths for the search, each with a plain default an engine may override with an exact
   equivalent (the conformance test checks each against the plain form): ``Game.sampler``
   (many samples of one view), ``State.observed_moves`` (every legal move with its
@@ -289,6 +291,19 @@ class Game(ABC):
         folder = Path(str(module.__file__)).parent
         return tuple(sorted(f"{engine}.{path.stem}" for path in folder.glob("*.py")
                             if path.stem != "__init__"))
+
+    def schemas(self) -> dict[str, Any]:
+        """JSON Schema (2020-12) of what this game sends and takes: ``{"view": <a seat's or a
+        spectator's view>, "moves": {<move type>: <that move's object>}, "$defs": {...}}``,
+        every ``$ref`` of the form ``#/$defs/<name>``.
+
+        By default read from ``shared/data/schemas/<id>.json``. The contract (openapi.yaml,
+        written by ``scripts/openapi_games.py``) and the API's move check
+        (``shared.moves``) both read it, so a game declares its shapes once.
+        """
+        path = Path(__file__).resolve().parent / "data" / "schemas" / f"{self.id}.json"
+        schemas: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+        return schemas
 
     def greedy_value(self, state: State, seat: int) -> float:
         """A cheap evaluation of ``state`` for ``seat`` (the greedy bot maximises it)."""

@@ -29,7 +29,7 @@ from shared.account_store import AccountStore
 from shared.errors import Conflict, Forbidden, Gone, NotFound, Unauthorized, Unprocessable
 from shared.games import get_game
 from shared.match_random import MatchRandom
-from shared.moves import move_shape_problem
+from shared.moves import move_problem
 from shared.protocol import Game, IllegalMove, NotYourTurn, State
 from shared.store import ENDED, MatchRecord, MatchStore, hash_secret
 
@@ -407,7 +407,7 @@ class MatchService:
                 raise Conflict(f"stale version {expected_version}: the match is at version "
                                f"{record.version}; read it again", version=record.version)
             applied_at = record.version
-        problem = move_shape_problem(move)
+        problem = move_problem(game, move)
         if problem is not None:  # no engine ever sees a move of the wrong shape
             raise Unprocessable(f"malformed move: {problem}", version=record.version)
         try:

@@ -344,10 +344,17 @@ def test_a_whole_savanna_match_follows_the_contract(client: FlaskClient) -> None
                            MATCH + "/moves", "GET")
             move = listed["moves"][0]
             if first_step:
+                # A place while the seat owes a pick: a move of the right shape, not legal now.
                 illegal = client.post(f"/v1/matches/{match_id}/moves", headers=auth, json={
-                    "version": listed["version"], "move": {**move["move"], "row": 9}})
+                    "version": listed["version"], "move": {"type": "place", "row": 9, "col": 9}})
                 assert illegal.status_code == 422
                 assert "illegal move" in check(illegal, MATCH + "/moves", "POST")["detail"]
+                # A field the game's move type does not have: refused by its schema.
+                malformed = client.post(f"/v1/matches/{match_id}/moves", headers=auth, json={
+                    "version": listed["version"], "move": {**move["move"], "row": 9}})
+                assert malformed.status_code == 422
+                detail = check(malformed, MATCH + "/moves", "POST")["detail"]
+                assert "malformed move" in detail and "'row' was unexpected" in detail
                 stale = client.post(f"/v1/matches/{match_id}/moves", headers=auth, json={
                     "version": listed["version"] - 1, "move_id": move["id"]})
                 assert stale.status_code == 409

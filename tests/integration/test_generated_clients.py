@@ -1,6 +1,7 @@
 """Clients generated from openapi.yaml compile and play a whole match against the real stack.
 
-Python: openapi-python-client generates a package that plays with its models. TypeScript:
+Python: openapi-python-client generates a package that plays with its models, and parses
+every game's views and moves into that game's models. TypeScript:
 types from openapi-typescript, requests through openapi-fetch, compiled with
 ``tsc --strict`` (no casts in ``tests/js/play_match.ts``) and run under node. The generator
 versions are pinned in ``tests/js/package.json`` (installed by ``make test``).
@@ -11,13 +12,20 @@ from __future__ import annotations
 import importlib
 import json
 import os
+import random
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
 
+import httpx
 import pytest
 
+from scripts.openapi_games import pascal
+from shared.games import all_games
+from shared.protocol import Game
 from tests.integration.conftest import Client, Worker
 
 pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("integration")]
@@ -50,31 +58,82 @@ def test_a_typescript_client_compiles_strictly_and_plays_a_match(
     assert outcome["played"] == sum(1 for e in log if e.get("seat") == 0 and "move" in e)
 
 
-def test_a_generated_python_client_parses_every_answer_and_plays_a_match(
-        api_url: str, tmp_path: Path, worker: Worker) -> None:
-    """openapi-python-client (pinned in requirements-dev.txt) generates the package; every
-    response of a whole match parses into its model (never ``parsed=None``)."""
+@pytest.fixture(scope="module")
+def evo_client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SimpleNamespace]:
+    """The package openapi-python-client (pinned in requirements-dev.txt) generates, imported:
+    ``package``, ``models`` and ``matches`` (the match operations)."""
+    out = tmp_path_factory.mktemp("python-client")
     generator = Path(sys.executable).parent / "openapi-python-client"
     env = dict(os.environ, PATH=f"{generator.parent}{os.pathsep}{os.environ['PATH']}")
     done = subprocess.run([str(generator), "generate", "--path", str(SPEC), "--meta", "none",
-                           "--output-path", str(tmp_path / "evo_client")],
+                           "--output-path", str(out / "evo_client")],
                           capture_output=True, text=True, timeout=300, env=env)
     assert done.returncode == 0, done.stdout + done.stderr
-    sys.path.insert(0, str(tmp_path))
+    sys.path.insert(0, str(out))
     try:
-        play_with_generated_client(api_url)
+        for name in ("create_match", "get_match", "list_legal_moves", "submit_move",
+                     "list_events"):
+            importlib.import_module(f"evo_client.api.matches.{name}")
+        yield SimpleNamespace(package=importlib.import_module("evo_client"),
+                              models=importlib.import_module("evo_client.models"),
+                              matches=importlib.import_module("evo_client.api.matches"))
     finally:
-        sys.path.remove(str(tmp_path))
+        sys.path.remove(str(out))
         for name in [m for m in sys.modules if m == "evo_client" or m.startswith("evo_client.")]:
             del sys.modules[name]
 
 
-def play_with_generated_client(api_url: str) -> None:
-    package = importlib.import_module("evo_client")
-    matches = importlib.import_module("evo_client.api.matches")
-    models = importlib.import_module("evo_client.models")
-    for name in ("create_match", "get_match", "list_legal_moves", "submit_move", "list_events"):
-        importlib.import_module(f"evo_client.api.matches.{name}")
+def test_a_generated_python_client_parses_every_answer_and_plays_a_match(
+        api_url: str, evo_client: SimpleNamespace, worker: Worker) -> None:
+    """Every response of a whole match parses into its model (never ``parsed=None``), the
+    view and the moves into Savanna's own models."""
+    play_with_generated_client(api_url, evo_client)
+
+
+@pytest.mark.parametrize("game", all_games(), ids=lambda game: game.id)
+def test_the_generated_python_client_types_every_game(evo_client: SimpleNamespace,
+                                                      game: Game) -> None:
+    """Random play of each game, as the API would answer it, parses into that game's models:
+    the view in a match, the legal-move list and each move (by the discriminated unions), and
+    a move round-trips through its model unchanged. In ``Move`` (no game at hand, so no
+    discriminator) a move parses into a model of its own shape: some game's with its type."""
+    models = evo_client.models
+    prefix = pascal(game.id)
+    parse_legal_moves = evo_client.matches.list_legal_moves._parse_response
+    checked = 0
+    for seed in range(2):
+        rng = random.Random(seed)
+        state = game.new_state(game.min_players + seed, game.resolve_options({}), rng)
+        while not state.is_over():
+            seat = state.to_move()[0]
+            match = models.MatchFields.from_dict({
+                "id": "m", "game": game.id, "rules_version": game.version, "options": {},
+                "status": "running", "version": 1, "seats": [], "to_move": state.to_move(),
+                "you": seat, "view": state.view(seat), "result": None, "seed": None,
+                "seeded": False, "seed_commitment": "0" * 64, "created_at": 0.0,
+                "updated_at": 0.0})
+            assert type(match.view).__name__ == f"{prefix}View"
+            legal = state.legal_moves(seat)
+            listed = parse_legal_moves(client=None, response=httpx.Response(200, json={
+                "game": game.id, "version": 1, "seat": seat, "status": "running",
+                "to_move": state.to_move(),
+                "moves": [{"id": state.move_id(m), "label": "", "move": m} for m in legal]}))
+            assert type(listed).__name__ == f"{prefix}LegalMoves"
+            for item, move in zip(listed.moves, legal, strict=True):
+                assert type(item.move).__name__ == f"{prefix}{pascal(move['type'])}Move"
+                assert item.move.to_dict() == move
+                accepted = models.MoveAccepted.from_dict({
+                    "version": 2, "applied_at": 1, "status": "running", "to_move": [],
+                    "move": move, "label": "", "events": []})
+                assert type(accepted.move).__name__.endswith(f"{pascal(move['type'])}Move")
+                assert accepted.move.to_dict() == move
+                checked += 1
+            state.apply(seat, rng.choice(legal), rng)
+    assert checked >= 50
+
+
+def play_with_generated_client(api_url: str, evo_client: SimpleNamespace) -> None:
+    package, matches, models = evo_client.package, evo_client.matches, evo_client.models
     anonymous = package.Client(base_url=api_url)
     body = models.CreateMatch.from_dict({"game": "savanna", "seats": [
         {"kind": "human"}, {"kind": "bot", "bot": {"kind": "random"}}]})
@@ -83,23 +142,32 @@ def play_with_generated_client(api_url: str) -> None:
     match_id, token = created.parsed.id, created.parsed.tokens[0].token
     seat = package.AuthenticatedClient(base_url=api_url, token=token)
     match = created.parsed
+    assert isinstance(match.view, models.SavannaView)  # View is discriminated on `game`
     answers = 0
     while match.status.value == "running":
         if match.you in match.to_move:
             listed = matches.list_legal_moves.sync_detailed(match_id, client=seat)
-            assert isinstance(listed.parsed, models.LegalMoves), listed.content
+            # LegalMoves is discriminated on `game`, each move on its `type`: typed models.
+            assert isinstance(listed.parsed, models.SavannaLegalMoves), listed.content
+            move = listed.parsed.moves[0].move
+            assert isinstance(move, models.SavannaPickMove | models.SavannaPlaceMove), move
+            if isinstance(move, models.SavannaPickMove):
+                assert isinstance(move.card, models.SavannaCard)
             answer = matches.submit_move.sync_detailed(match_id, client=seat,
-                                                       body=models.MoveById.from_dict({
-                "version": listed.parsed.version, "move_id": listed.parsed.moves[0].id}))
+                                                       body=models.MoveByObject(
+                version=listed.parsed.version, move=move))
             assert isinstance(answer.parsed, models.MoveAccepted | models.Problem), answer.content
             if isinstance(answer.parsed, models.Problem):
                 assert answer.status_code == 409
             else:
+                assert answer.parsed.move == move  # parsed back into the same typed model
                 answers += 1
         read = matches.get_match.sync_detailed(match_id, client=seat, version=match.version,
                                                wait=5.0)
         assert isinstance(read.parsed, models.MatchFields), read.content
         match = read.parsed
+        assert isinstance(match.view, models.SavannaView) and match.view.seat == 0
+        assert all(isinstance(card, models.SavannaCard) for card in match.view.hand)
     assert match.status.value == "finished" and answers > 0
     assert isinstance(match.result, models.Result) and len(match.result.scores) == 2
     log = matches.list_events.sync_detailed(match_id, client=anonymous)

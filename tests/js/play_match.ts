@@ -7,6 +7,9 @@ import type { components, paths } from "./generated/api.js";
 declare const process: { argv: string[] };  // node's, without its type package
 
 type Match = components["schemas"]["Match"];
+type SavannaView = components["schemas"]["SavannaView"];
+type SavannaLegalMove = components["schemas"]["SavannaLegalMove"];
+type SavannaMove = components["schemas"]["SavannaMove"];
 
 const baseUrl = process.argv[2];
 const api = createClient<paths>({ baseUrl });
@@ -14,6 +17,23 @@ const api = createClient<paths>({ baseUrl });
 function ok<T>(data: T | undefined, error: unknown): T {
   if (data === undefined) throw new Error(`the API refused: ${JSON.stringify(error)}`);
   return data;
+}
+
+// Pick the card the hand holds most of; place it at the free cell nearest the first card.
+function choose(view: SavannaView, legal: SavannaLegalMove[]): SavannaMove {
+  const hand = view.hand ?? [];
+  let best = legal[0].move;
+  let bestScore = -Infinity;
+  for (const { move } of legal) {
+    const score = move.type === "pick"
+      ? hand.filter((card) => card === move.card).length
+      : -(Math.abs(move.row) + Math.abs(move.col));
+    if (score > bestScore) {
+      best = move;
+      bestScore = score;
+    }
+  }
+  return best;
 }
 
 async function main(): Promise<void> {
@@ -27,15 +47,20 @@ async function main(): Promise<void> {
   let match: Match = match0;
   let played = 0;
   let carriedOver = 0;
+  const picked: string[] = [];
   while (match.status === "running" || match.status === "waiting") {
     if (match.you !== null && match.to_move.includes(match.you)) {
       const listed = await seat.GET("/v1/matches/{match_id}/moves", { params: { path } });
       const moves = ok(listed.data, listed.error);
-      const chosen = moves.moves[0];
+      if (moves.game !== "savanna" || match.view.game !== "savanna") {
+        throw new Error(`not a Savanna match: ${moves.game}`);
+      }
+      const chosen = choose(match.view, moves.moves);
       const answer = await seat.POST("/v1/matches/{match_id}/moves", {
-        params: { path }, body: { version: moves.version, move: chosen.move } });
+        params: { path }, body: { version: moves.version, move: chosen } });
       if (answer.data !== undefined) {
         played += 1;
+        if (chosen.type === "pick") picked.push(chosen.card);
         if (answer.data.applied_at !== moves.version) carriedOver += 1;
       } else if (answer.response.status !== 409) {
         throw new Error(`move refused: ${JSON.stringify(answer.error)}`);
@@ -47,7 +72,7 @@ async function main(): Promise<void> {
   }
   const scores = match.result === null ? null : match.result.scores;
   console.log(JSON.stringify({ id: match.id, status: match.status, version: match.version,
-    played, carriedOver, scores }));
+    played, carriedOver, scores, picked }));
 }
 
 await main();

@@ -66,8 +66,10 @@ def test_stale_version_and_illegal_move(service: MatchService) -> None:
     move = service.legal_moves(record, 0)[0]["move"]
     with pytest.raises(Conflict, match="stale"):
         service.submit_move(record.id, 0, record.version + 5, move)
-    with pytest.raises(Unprocessable, match="illegal"):
+    with pytest.raises(Unprocessable, match="malformed move: pick: card: 'unicorn'"):
         service.submit_move(record.id, 0, record.version, {"type": "pick", "card": "unicorn"})
+    with pytest.raises(Unprocessable, match="illegal"):  # the right shape, not legal now
+        service.submit_move(record.id, 0, record.version, {"type": "place", "row": 0, "col": 0})
     with pytest.raises(NotFound):
         service.submit_move("nope", 0, 1, move)
     assert service.load(record.id).version == record.version  # nothing half-applied
