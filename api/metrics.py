@@ -21,6 +21,7 @@ from prometheus_client import (
     REGISTRY,
     CollectorRegistry,
     Counter,
+    Gauge,
     Histogram,
     generate_latest,
     multiprocess,
@@ -28,7 +29,7 @@ from prometheus_client import (
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, HistogramMetricFamily
 from prometheus_client.registry import Collector
 
-from shared import stats
+from shared import notifier, stats
 from shared.queue import BOT_QUEUE, TOURNAMENT_QUEUE
 
 log = logging.getLogger(__name__)
@@ -41,6 +42,9 @@ LATENCY = Histogram("evo_http_request_duration_seconds",
                     buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10))
 MOVES = Counter("evo_moves_accepted_total",
                 "Moves answered as accepted over the API (a replayed keyed answer too)")
+WAITING = Gauge("evo_waiting_clients", "Long-polls and event streams waiting for a change "
+                "(all share their process's one Redis subscription)",
+                multiprocess_mode="livesum")
 STORE_ERRORS = Counter("evo_store_errors_total", "Redis errors answered as 503/507, by kind",
                        ["kind"])
 
@@ -82,6 +86,8 @@ def register(app: Flask) -> None:
     app.extensions["evo.store_errors"] = STORE_ERRORS
     app.extensions["evo.moves_accepted"] = MOVES
     worker_stats = WorkerStats(app)
+    if WAITING.inc not in notifier.waiting_hooks:  # once per process, however many apps
+        notifier.waiting_hooks.append(WAITING.inc)
 
     @app.before_request
     def start_timer() -> None:

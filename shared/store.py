@@ -44,6 +44,8 @@ from typing import Any, TypeVar
 
 import redis
 
+from shared.notifier import hub_for
+
 T = TypeVar("T")
 
 _COMMIT = """
@@ -187,8 +189,8 @@ class MatchStore:
     @classmethod
     def from_url(cls, url: str, ended_ttl: int = 0, max_connections: int = 5000,
                  result_ttl: int = 0, log_ttl: int = 0) -> MatchStore:
-        # Each long-poll or event stream holds a subscribed connection while it waits, so the
-        # pool must outgrow redis-py's default of 100 (Redis itself allows 10,000 clients).
+        # Waiting clients share one subscription (shared.notifier), but a thousand requests in
+        # flight under gevent each hold a pooled connection: outgrow redis-py's default 100.
         return cls(redis.Redis.from_url(url, decode_responses=True, health_check_interval=30,
                                         max_connections=max_connections), ended_ttl,
                    result_ttl, log_ttl)
@@ -435,20 +437,7 @@ def wait_on(client: redis.Redis, channels: Sequence[str], read: Callable[[], T],
             seen: T, timeout: float) -> T:
     """Block until ``read()`` differs from ``seen`` or ``timeout`` passes; returns ``read()``.
 
-    Subscribes to ``channels`` (where every change is announced) before re-reading, so that
-    no change can slip in between; wakes at least once a second to re-read.
+    Every change is announced on one of ``channels``; the process's one subscription
+    (:mod:`shared.notifier`) wakes the waiter, which costs no Redis connection of its own.
     """
-    deadline = time.monotonic() + timeout
-    pubsub = client.pubsub(ignore_subscribe_messages=True)
-    try:
-        pubsub.subscribe(*channels)
-        while True:
-            current = read()
-            if current is None or current != seen:
-                return current
-            left = deadline - time.monotonic()
-            if left <= 0:
-                return current
-            pubsub.get_message(timeout=min(left, 1.0))
-    finally:
-        pubsub.close()
+    return hub_for(client).wait_on(channels, read, seen, timeout)
