@@ -36,6 +36,9 @@ log = logging.getLogger(__name__)
 POLL_SECONDS = 0.05
 #: Seconds between re-reads of a waiter whose channels are not confirmed (Redis away).
 UNCONFIRMED_RECHECK = 1.0
+#: Seconds without a waiter after which the listener closes its connection and ends (the
+#: next waiter starts another).
+IDLE_SECONDS = 60.0
 #: Called with +1 when a client starts waiting and -1 when it stops (the API's metrics).
 waiting_hooks: list[Callable[[int], None]] = []
 
@@ -110,7 +113,11 @@ class Hub:
         with self._lock:
             for channel in waiter.channels:
                 self._waiters.setdefault(channel, set()).add(waiter)
-            if self._thread is None or not self._thread.is_alive():
+            if self._thread is None and not self._stopped:
+                # A new listener, a new connection: nothing is sent or confirmed on it yet.
+                self._sent.clear()
+                self._pending.clear()
+                self._confirmed.clear()
                 self._thread = threading.Thread(target=self._listen, daemon=True,
                                                 name="evo-notifier")
                 self._thread.start()
@@ -137,17 +144,20 @@ class Hub:
     # -- the listener -----------------------------------------------------------------------
     def stop(self) -> None:
         """Stop the listener (tests); waiters fall back to re-reading once a second."""
-        self._stopped = True
-        if self._thread is not None:
-            self._thread.join(timeout=5)
+        with self._lock:
+            self._stopped = True
+            thread = self._thread
+        if thread is not None:
+            thread.join(timeout=5)
 
     def _listen(self) -> None:
         backoff = 0.1
-        while not self._stopped:
+        idle_since = time.monotonic()
+        while True:
             pubsub = self._pubsub = self._client.pubsub()
             watched: Any = None
             try:
-                while not self._stopped:
+                while not self._retire(idle_since, IDLE_SECONDS):
                     self._sync(pubsub)
                     if pubsub.connection is not None and pubsub.connection is not watched:
                         # redis-py reconnects a pub/sub connection by itself and subscribes
@@ -157,16 +167,31 @@ class Hub:
                     message = pubsub.get_message(timeout=self._poll)
                     if message is not None:
                         self._dispatch(message)
+                    if self._waiters:
+                        idle_since = time.monotonic()
                     backoff = 0.1
+                return
             except Exception as exc:  # any failure: a fresh connection, never a dead hub
+                self._forget_connection()
+                if self._retire(idle_since, 0):  # nobody waits: no reason to reconnect
+                    return
                 log.warning("notifier lost its Redis connection (%r); reconnecting in %.1fs",
                             exc, backoff)
-                self._forget_connection()
                 time.sleep(backoff)
                 backoff = min(backoff * 2, 2.0)
             finally:
                 with contextlib.suppress(Exception):  # closing a broken connection
                     pubsub.close()
+
+    def _retire(self, idle_since: float, idle_seconds: float) -> bool:
+        """Whether the listener should end (stopped, or nobody waited for ``idle_seconds``);
+        decided under the lock, so a waiter arriving now starts a new one."""
+        with self._lock:
+            if self._stopped or (not self._waiters
+                                 and time.monotonic() - idle_since >= idle_seconds):
+                self._thread = None
+                return True
+            return False
 
     def _sync(self, pubsub: Any) -> None:
         """Subscribe to newly watched channels, unsubscribe from ones nobody watches."""
