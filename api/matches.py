@@ -107,16 +107,16 @@ def suggest_move(match_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
 
 @bp.get("/<match_id>/moves")
 def legal_moves(match_id: str) -> dict[str, Any]:
-    record = service().load(match_id)
-    seat = service().authenticate(match_id, bearer_token(), required=True)
+    record, seat = service().load_as(match_id, bearer_token(), required=True)
     return {"version": record.version, "seat": seat, "status": record.status,
             "to_move": record.to_move, "moves": service().legal_moves(record, seat)}
 
 
 @bp.post("/<match_id>/moves")
 def submit_move(match_id: str) -> dict[str, Any]:
-    service().load(match_id)  # an unknown match is a 404 before any token check
-    seat = service().authenticate(match_id, bearer_token(), required=True)
+    # An unknown match is a 404 before any token check.
+    record, seat = service().load_as(match_id, bearer_token(), required=True)
+    assert seat is not None  # required=True: no seat is a 401 or 403
     rate_limit("moves", settings().moves_per_minute, bearer_token())
     body = json_body(SubmitMoveSchema())
     key = request.headers.get("Idempotency-Key")
@@ -124,7 +124,7 @@ def submit_move(match_id: str) -> dict[str, Any]:
         raise Unprocessable(f"Idempotency-Key must be 1-{_IDEMPOTENCY_KEY_MAX} printable "
                             "characters")
     move = body["move"] if "move" in body else body["move_id"]
-    answer = service().submit_move(match_id, seat, body["version"], move, key)
+    answer = service().submit_move(match_id, seat, body["version"], move, key, record=record)
     current_app.extensions["evo.moves_accepted"].inc()
     return answer
 

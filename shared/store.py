@@ -212,6 +212,19 @@ class MatchStore:
         fields = self.redis.hgetall(self._key(match_id))
         return MatchRecord.from_fields(fields) if fields else None
 
+    def load_with_seat(self, match_id: str, token: str | None
+                       ) -> tuple[MatchRecord | None, int | None]:
+        """The match and the seat whose token ``token`` is (None: no token, or not a seat
+        token), read in one round trip: most requests need both."""
+        if token is None:
+            return self.load(match_id), None
+        with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hgetall(self._key(match_id))
+            pipe.hget(self._key(match_id, ":tok"), hash_secret(token))
+            fields, seat = pipe.execute()
+        return (MatchRecord.from_fields(fields) if fields else None,
+                None if seat is None else int(seat))
+
     def version(self, match_id: str) -> int | None:
         value = self.redis.hget(self._key(match_id), "version")
         return None if value is None else int(value)
