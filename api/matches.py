@@ -36,6 +36,9 @@ from shared.store import ENDED, MatchRecord
 
 bp = Blueprint("matches", __name__, url_prefix="/v1/matches")
 _IDEMPOTENCY_KEY_MAX = 200
+#: Built once: a marshmallow schema deep-copies its fields on creation, and a move is the hot
+#: path (loading with one schema instance is safe from any greenlet).
+SUBMIT_MOVE = SubmitMoveSchema()
 
 
 @bp.post("")
@@ -118,7 +121,7 @@ def submit_move(match_id: str) -> dict[str, Any]:
     record, seat = service().load_as(match_id, bearer_token(), required=True)
     assert seat is not None  # required=True: no seat is a 401 or 403
     rate_limit("moves", settings().moves_per_minute, bearer_token())
-    body = json_body(SubmitMoveSchema())
+    body = json_body(SUBMIT_MOVE)
     key = request.headers.get("Idempotency-Key")
     if key is not None and not (0 < len(key) <= _IDEMPOTENCY_KEY_MAX and key.isprintable()):
         raise Unprocessable(f"Idempotency-Key must be 1-{_IDEMPOTENCY_KEY_MAX} printable "
