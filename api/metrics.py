@@ -10,10 +10,12 @@ Under gunicorn every worker process counts on its own; ``gunicorn.conf.py`` sets
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import time
 from collections.abc import Iterator
+from typing import Any
 
 from flask import Flask, Response, g, request
 from prometheus_client import (
@@ -47,6 +49,18 @@ WAITING = Gauge("evo_waiting_clients", "Long-polls and event streams waiting for
                 multiprocess_mode="livesum")
 STORE_ERRORS = Counter("evo_store_errors_total", "Redis errors answered as 503/507, by kind",
                        ["kind"])
+
+
+# A metric's child per label values, looked up once: ``labels()`` checks and converts its
+# arguments on every call, and these two run on every request.
+@functools.cache
+def _latency(method: str, route: str) -> Any:
+    return LATENCY.labels(method, route)
+
+
+@functools.cache
+def _requests(method: str, route: str, status: int) -> Any:
+    return REQUESTS.labels(method, route, str(status))
 
 
 class WorkerStats(Collector):
@@ -99,8 +113,8 @@ def register(app: Flask) -> None:
         # The route's template, never the raw path: ids would make unbounded label sets.
         route = request.url_rule.rule if request.url_rule is not None else "unmatched"
         if started is not None:
-            LATENCY.labels(request.method, route).observe(time.perf_counter() - started)
-        REQUESTS.labels(request.method, route, str(response.status_code)).inc()
+            _latency(request.method, route).observe(time.perf_counter() - started)
+        _requests(request.method, route, response.status_code).inc()
         return response
 
     @app.get("/metrics")

@@ -43,7 +43,8 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))] if ordered else 0.0
 
 
-def api_client(base: str, stop_at: float, latencies: list[float], index: int) -> None:
+def api_client(base: str, stop_at: float, latencies: list[float], index: int,
+               refused: list[int]) -> None:
     http = requests.Session()
     while time.monotonic() < stop_at:
         created = http.post(f"{base}/v1/matches", json={"game": "savanna", "seed": index,
@@ -65,9 +66,12 @@ def api_client(base: str, stop_at: float, latencies: list[float], index: int) ->
                 if answer.status_code == 200:
                     latencies.append(time.perf_counter() - started)
                     status = answer.json()["status"]
+                else:
+                    refused.append(answer.status_code)
 
 
-def bare_client(base: str, stop_at: float, latencies: list[float], index: int) -> None:
+def bare_client(base: str, stop_at: float, latencies: list[float], index: int,
+                refused: list[int]) -> None:
     http = requests.Session()
     match_id = f"{os.getpid()}-{index}"
     http.post(f"{base}/bare/{match_id}")
@@ -78,6 +82,8 @@ def bare_client(base: str, stop_at: float, latencies: list[float], index: int) -
             answer = http.post(f"{base}/bare/{match_id}/moves", json={"version": version})
             if answer.status_code == 200:
                 latencies.append(time.perf_counter() - started)
+            else:
+                refused.append(answer.status_code)
 
 
 def open_streams(base: str, count: int) -> list[socket.socket]:
@@ -97,22 +103,54 @@ def open_streams(base: str, count: int) -> list[socket.socket]:
     return sockets
 
 
+class Gaps:
+    """The longest time without an accepted move (a stalled server, not a slow one)."""
+
+    def __init__(self) -> None:
+        self.last = time.monotonic()
+        self.gap = 0.0
+
+    def accepted(self) -> None:
+        now = time.monotonic()
+        self.gap, self.last = max(self.gap, now - self.last), now
+
+    def longest(self, until: float) -> float:
+        return max(self.gap, until - self.last)
+
+
+class Latencies(list[float]):
+    """Accepted moves' POST latencies, noting each acceptance's time."""
+
+    def __init__(self, gaps: Gaps) -> None:
+        super().__init__()
+        self.gaps = gaps
+
+    def append(self, value: float) -> None:
+        super().append(value)
+        self.gaps.accepted()
+
+
 def run(base: str, client: Callable[..., None], clients: int, seconds: float
         ) -> dict[str, float]:
-    latencies: list[float] = []
+    stall = Gaps()
+    latencies = Latencies(stall)
+    refused: list[int] = []
     load = os.getloadavg()[0]
     stop_at = time.monotonic() + seconds
-    greenlets = [gevent.spawn(client, base, stop_at, latencies, i) for i in range(clients)]
+    greenlets = [gevent.spawn(client, base, stop_at, latencies, i, refused)
+                 for i in range(clients)]
     gevent.joinall(greenlets)
     return {"moves_per_s": len(latencies) / seconds, "p50": percentile(latencies, 0.5),
             "p95": percentile(latencies, 0.95), "p99": percentile(latencies, 0.99),
-            "load": round((load + os.getloadavg()[0]) / 2, 1)}
+            "load": round((load + os.getloadavg()[0]) / 2, 1),
+            "refused": len(refused), "stall_s": round(stall.longest(stop_at), 2)}
 
 
 def line(label: str, result: dict[str, float]) -> str:
     return (f"{label}: {result['moves_per_s']:7.1f} moves/s, POST p50 "
             f"{result['p50'] * 1000:6.1f} ms, p95 {result['p95'] * 1000:6.1f} ms, "
-            f"p99 {result['p99'] * 1000:6.1f} ms (load {result['load']:.1f})")
+            f"p99 {result['p99'] * 1000:6.1f} ms (load {result['load']:.1f}; longest stall "
+            f"{result['stall_s']:.1f} s, {result['refused']:.0f} refused)")
 
 
 def median_run(runs: list[dict[str, float]]) -> dict[str, float]:
@@ -159,7 +197,13 @@ def main() -> int:
                         medians[name, clients, streams] = median_run(runs[name])
                     ratio = (medians["api", clients, streams]["moves_per_s"]
                              / max(medians["bare", clients, streams]["moves_per_s"], 1e-9))
-                    print(f"     median of {args.rounds}: api / bare = {ratio:.2f}", flush=True)
+                    # Each round's two runs were back to back, on much the same machine.
+                    paired = statistics.median(
+                        a["moves_per_s"] / max(b["moves_per_s"], 1e-9)
+                        for a, b in zip(runs["api"], runs["bare"], strict=True))
+                    medians["ratio", clients, streams] = {"of_medians": ratio, "paired": paired}
+                    print(f"     median of {args.rounds}: api / bare = {ratio:.2f} "
+                          f"(median of the rounds' own ratios {paired:.2f})", flush=True)
                 for sock in held:
                     sock.close()
         finally:
@@ -192,11 +236,10 @@ def summarize(medians: dict[tuple[str, int, int], dict[str, float]], clients: li
             held = rates[-1] >= 0.9 * max(rates)
             print(f"  {count:4} streams {server:4}: {'; '.join(cells)}; past saturation "
                   f"{'holds' if held else 'FALLS'} ({rates[-1]:.1f} of best {max(rates):.1f})")
-        ratios = [medians["api", c, count]["moves_per_s"]
-                  / max(medians["bare", c, count]["moves_per_s"], 1e-9) for c in clients]
-        print(f"  {count:4} streams ratio: " + ", ".join(
-            f"{c}: {r:.2f}{'' if r >= 0.5 else ' (below 0.5)'}"
-            for c, r in zip(clients, ratios, strict=True)))
+        print(f"  {count:4} streams api / bare: " + ", ".join(
+            f"{c}: {r['of_medians']:.2f} (paired {r['paired']:.2f})"
+            f"{'' if min(r.values()) >= 0.5 else ', below 0.5'}"
+            for c in clients for r in [medians["ratio", c, count]]))
 
 
 def wait_healthy_bare(base: str, process: subprocess.Popen[bytes]) -> None:
