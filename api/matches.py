@@ -36,6 +36,9 @@ from shared.store import ENDED, MatchRecord
 
 bp = Blueprint("matches", __name__, url_prefix="/v1/matches")
 _IDEMPOTENCY_KEY_MAX = 200
+#: Built once: a marshmallow schema deep-copies its fields on creation, and a move is the hot
+#: path (loading with one schema instance is safe from any greenlet).
+SUBMIT_MOVE = SubmitMoveSchema()
 
 
 @bp.post("")
@@ -107,8 +110,7 @@ def suggest_move(match_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
 
 @bp.get("/<match_id>/moves")
 def legal_moves(match_id: str) -> dict[str, Any]:
-    record = service().load(match_id)
-    seat = service().authenticate(match_id, bearer_token(), required=True)
+    record, seat = service().load_as(match_id, bearer_token(), required=True)
     # ``game`` tells a typed client which game's move types the list holds (the contract
     # discriminates LegalMoves on it).
     return {"game": record.game, "version": record.version, "seat": seat,
@@ -118,16 +120,17 @@ def legal_moves(match_id: str) -> dict[str, Any]:
 
 @bp.post("/<match_id>/moves")
 def submit_move(match_id: str) -> dict[str, Any]:
-    service().load(match_id)  # an unknown match is a 404 before any token check
-    seat = service().authenticate(match_id, bearer_token(), required=True)
+    # An unknown match is a 404 before any token check.
+    record, seat = service().load_as(match_id, bearer_token(), required=True)
+    assert seat is not None  # required=True: no seat is a 401 or 403
     rate_limit("moves", settings().moves_per_minute, bearer_token())
-    body = json_body(SubmitMoveSchema())
+    body = json_body(SUBMIT_MOVE)
     key = request.headers.get("Idempotency-Key")
     if key is not None and not (0 < len(key) <= _IDEMPOTENCY_KEY_MAX and key.isprintable()):
         raise Unprocessable(f"Idempotency-Key must be 1-{_IDEMPOTENCY_KEY_MAX} printable "
                             "characters")
     move = body["move"] if "move" in body else body["move_id"]
-    answer = service().submit_move(match_id, seat, body["version"], move, key)
+    answer = service().submit_move(match_id, seat, body["version"], move, key, record=record)
     current_app.extensions["evo.moves_accepted"].inc()
     return answer
 

@@ -10,6 +10,7 @@ Under gunicorn every worker process counts on its own; ``gunicorn.conf.py`` sets
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import time
@@ -23,6 +24,7 @@ from prometheus_client import (
     REGISTRY,
     CollectorRegistry,
     Counter,
+    Gauge,
     Histogram,
     generate_latest,
     multiprocess,
@@ -30,7 +32,7 @@ from prometheus_client import (
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, HistogramMetricFamily
 from prometheus_client.registry import Collector
 
-from shared import stats
+from shared import notifier, stats
 from shared.queue import BOT_QUEUE, TOURNAMENT_QUEUE
 
 log = logging.getLogger(__name__)
@@ -43,8 +45,23 @@ LATENCY = Histogram("evo_http_request_duration_seconds",
                     buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10))
 MOVES = Counter("evo_moves_accepted_total",
                 "Moves answered as accepted over the API (a replayed keyed answer too)")
+WAITING = Gauge("evo_waiting_clients", "Long-polls and event streams waiting for a change "
+                "(all share their process's one Redis subscription)",
+                multiprocess_mode="livesum")
 STORE_ERRORS = Counter("evo_store_errors_total", "Redis errors answered as 503/507, by kind",
                        ["kind"])
+
+
+# A metric's child per label values, looked up once: ``labels()`` checks and converts its
+# arguments on every call, and these two run on every request.
+@functools.cache
+def _latency(method: str, route: str) -> Any:
+    return LATENCY.labels(method, route)
+
+
+@functools.cache
+def _requests(method: str, route: str, status: int) -> Any:
+    return REQUESTS.labels(method, route, str(status))
 
 
 class WorkerStats(Collector):
@@ -100,6 +117,8 @@ def register(app: Flask) -> None:
     app.extensions["evo.store_errors"] = STORE_ERRORS
     app.extensions["evo.moves_accepted"] = MOVES
     worker_stats = WorkerStats(app)
+    if WAITING.inc not in notifier.waiting_hooks:  # once per process, however many apps
+        notifier.waiting_hooks.append(WAITING.inc)
 
     @app.before_request
     def start_timer() -> None:
@@ -111,8 +130,8 @@ def register(app: Flask) -> None:
         # The route's template, never the raw path: ids would make unbounded label sets.
         route = request.url_rule.rule if request.url_rule is not None else "unmatched"
         if started is not None:
-            LATENCY.labels(request.method, route).observe(time.perf_counter() - started)
-        REQUESTS.labels(request.method, route, str(response.status_code)).inc()
+            _latency(request.method, route).observe(time.perf_counter() - started)
+        _requests(request.method, route, response.status_code).inc()
         return response
 
     @app.get("/metrics")

@@ -1,6 +1,7 @@
-"""The bare baseline of ``bench.bench_load``: Flask + Redis doing a move's Redis round trips
-(read the match, check the token, read again, a compare-and-set script, two index updates)
-with no validation, no engine and no JSON of a game, served by the same ``gunicorn.conf.py``."""
+"""The bare baseline of ``bench.bench_load``: Flask + Redis doing the API's Redis round trips
+(reading the legal moves: the match and its token in one pipeline; a move: that pipeline, a
+compare-and-set script, the index updates in one pipeline) with no validation, no engine and
+no JSON of a game, served by the same ``gunicorn.conf.py``."""
 
 from __future__ import annotations
 
@@ -28,18 +29,22 @@ def create(match_id: str) -> dict[str, object]:
     return {"version": 1}
 
 
+def load_with_seat(match_id: str) -> dict[str, str]:
+    with store.pipeline(transaction=False) as pipe:
+        pipe.hgetall(f"bare:{match_id}")
+        pipe.hget(f"bare:{match_id}:tok", "t")
+        record, _ = pipe.execute()
+    return record
+
+
 @app.get("/bare/<match_id>/moves")
 def moves(match_id: str) -> dict[str, object]:
-    record = store.hgetall(f"bare:{match_id}")
-    store.hget(f"bare:{match_id}:tok", "t")
-    return {"version": int(record["version"])}
+    return {"version": int(load_with_seat(match_id)["version"])}
 
 
 @app.post("/bare/<match_id>/moves")
 def move(match_id: str) -> tuple[dict[str, object], int]:
-    store.hgetall(f"bare:{match_id}")
-    store.hget(f"bare:{match_id}:tok", "t")
-    record = store.hgetall(f"bare:{match_id}")
+    record = load_with_seat(match_id)
     version = int(request.get_json()["version"])
     if record["version"] != str(version):
         return {"detail": "stale"}, 409

@@ -5,7 +5,12 @@ endpoint doing the same Redis round trips under the same gunicorn settings (``be
 Each client plays both human seats of its own Savanna match (read the legal moves, post one);
 a finished match is replaced. The load client runs on gevent (one greenlet per client), in
 this process; servers are started on free ports in a temporary directory.
-Run: ``.venv/bin/python -m bench.bench_load --seconds 10``.
+
+The machine may be shared, so the two servers are measured back to back and interleaved
+(``--rounds`` rounds, the order alternating), each figure printed with the 1-minute load
+average it was measured at; a setting's figure is the median of its rounds, the ratio that of
+the medians. ``--json FILE`` appends every run as one JSON line.
+Run: ``.venv/bin/python -m bench.bench_load --seconds 10 --rounds 3``.
 """
 
 from __future__ import annotations
@@ -15,11 +20,14 @@ from gevent import monkey
 monkey.patch_all()
 
 import argparse  # noqa: E402
+import json  # noqa: E402
 import os  # noqa: E402
 import socket  # noqa: E402
+import statistics  # noqa: E402
 import subprocess  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
+from collections.abc import Callable  # noqa: E402
 from pathlib import Path  # noqa: E402
 from urllib.parse import urlsplit  # noqa: E402
 
@@ -35,7 +43,8 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))] if ordered else 0.0
 
 
-def api_client(base: str, stop_at: float, latencies: list[float], index: int) -> None:
+def api_client(base: str, stop_at: float, latencies: list[float], index: int,
+               refused: list[int]) -> None:
     http = requests.Session()
     while time.monotonic() < stop_at:
         created = http.post(f"{base}/v1/matches", json={"game": "savanna", "seed": index,
@@ -57,9 +66,12 @@ def api_client(base: str, stop_at: float, latencies: list[float], index: int) ->
                 if answer.status_code == 200:
                     latencies.append(time.perf_counter() - started)
                     status = answer.json()["status"]
+                else:
+                    refused.append(answer.status_code)
 
 
-def bare_client(base: str, stop_at: float, latencies: list[float], index: int) -> None:
+def bare_client(base: str, stop_at: float, latencies: list[float], index: int,
+                refused: list[int]) -> None:
     http = requests.Session()
     match_id = f"{os.getpid()}-{index}"
     http.post(f"{base}/bare/{match_id}")
@@ -70,6 +82,8 @@ def bare_client(base: str, stop_at: float, latencies: list[float], index: int) -
             answer = http.post(f"{base}/bare/{match_id}/moves", json={"version": version})
             if answer.status_code == 200:
                 latencies.append(time.perf_counter() - started)
+            else:
+                refused.append(answer.status_code)
 
 
 def open_streams(base: str, count: int) -> list[socket.socket]:
@@ -89,28 +103,71 @@ def open_streams(base: str, count: int) -> list[socket.socket]:
     return sockets
 
 
-def run(base: str, client: object, clients: int, seconds: float) -> dict[str, float]:
-    latencies: list[float] = []
+class Gaps:
+    """The longest time without an accepted move (a stalled server, not a slow one)."""
+
+    def __init__(self) -> None:
+        self.last = time.monotonic()
+        self.gap = 0.0
+
+    def accepted(self) -> None:
+        now = time.monotonic()
+        self.gap, self.last = max(self.gap, now - self.last), now
+
+    def longest(self, until: float) -> float:
+        return max(self.gap, until - self.last)
+
+
+class Latencies(list[float]):
+    """Accepted moves' POST latencies, noting each acceptance's time."""
+
+    def __init__(self, gaps: Gaps) -> None:
+        super().__init__()
+        self.gaps = gaps
+
+    def append(self, value: float) -> None:
+        super().append(value)
+        self.gaps.accepted()
+
+
+def run(base: str, client: Callable[..., None], clients: int, seconds: float
+        ) -> dict[str, float]:
+    stall = Gaps()
+    latencies = Latencies(stall)
+    refused: list[int] = []
+    load = os.getloadavg()[0]
     stop_at = time.monotonic() + seconds
-    greenlets = [gevent.spawn(client, base, stop_at, latencies, i) for i in range(clients)]
+    greenlets = [gevent.spawn(client, base, stop_at, latencies, i, refused)
+                 for i in range(clients)]
     gevent.joinall(greenlets)
     return {"moves_per_s": len(latencies) / seconds, "p50": percentile(latencies, 0.5),
-            "p95": percentile(latencies, 0.95), "p99": percentile(latencies, 0.99)}
+            "p95": percentile(latencies, 0.95), "p99": percentile(latencies, 0.99),
+            "load": round((load + os.getloadavg()[0]) / 2, 1),
+            "refused": len(refused), "stall_s": round(stall.longest(stop_at), 2)}
 
 
 def line(label: str, result: dict[str, float]) -> str:
     return (f"{label}: {result['moves_per_s']:7.1f} moves/s, POST p50 "
             f"{result['p50'] * 1000:6.1f} ms, p95 {result['p95'] * 1000:6.1f} ms, "
-            f"p99 {result['p99'] * 1000:6.1f} ms")
+            f"p99 {result['p99'] * 1000:6.1f} ms (load {result['load']:.1f}; longest stall "
+            f"{result['stall_s']:.1f} s, {result['refused']:.0f} refused)")
+
+
+def median_run(runs: list[dict[str, float]]) -> dict[str, float]:
+    """Each figure's median over the rounds."""
+    return {key: statistics.median(r[key] for r in runs) for key in runs[0]}
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seconds", type=float, default=10)
+    parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--clients", type=int, nargs="+", default=[10, 50, 200])
     parser.add_argument("--streams", type=int, nargs="+", default=[0, 1000])
+    parser.add_argument("--json", type=Path, help="append every run to this file")
     args = parser.parse_args()
-    results: dict[tuple[str, int, int], dict[str, float]] = {}
+    servers: dict[str, tuple[str, Callable[..., None]]] = {}
+    medians: dict[tuple[str, int, int], dict[str, float]] = {}
     with tempfile.TemporaryDirectory() as tmp, local_stack(Path(tmp)) as stack:
         bare_port = free_port()
         bare = subprocess.Popen(
@@ -118,26 +175,71 @@ def main() -> int:
              f"127.0.0.1:{bare_port}", "bench.bare_app:app"], cwd=ROOT, env=stack.env,
             stdout=stack.log, stderr=subprocess.STDOUT)
         bare_base = f"http://127.0.0.1:{bare_port}"
+        servers = {"api": (stack.base, api_client), "bare": (bare_base, bare_client)}
         try:
             wait_healthy_bare(bare_base, bare)
+            for base, client in servers.values():  # warm up: connections, imports
+                run(base, client, max(args.clients), 2)
             for streams in args.streams:
                 held = open_streams(stack.base, streams)
                 for clients in args.clients:
-                    for name, base, client in (("api", stack.base, api_client),
-                                               ("bare", bare_base, bare_client)):
-                        result = run(base, client, clients, args.seconds)
-                        results[name, clients, streams] = result
-                        print(line(f"{name:4} {clients:3} clients, {streams:4} streams",
-                                   result), flush=True)
-                    ratio = (results["api", clients, streams]["moves_per_s"]
-                             / max(results["bare", clients, streams]["moves_per_s"], 1e-9))
-                    print(f"     api / bare = {ratio:.2f}", flush=True)
+                    runs: dict[str, list[dict[str, float]]] = {"api": [], "bare": []}
+                    for round_ in range(args.rounds):
+                        order = ["api", "bare"] if round_ % 2 == 0 else ["bare", "api"]
+                        for name in order:
+                            base, client = servers[name]
+                            result = run(base, client, clients, args.seconds)
+                            runs[name].append(result)
+                            print(line(f"{name:4} {clients:3} clients, {streams:4} streams",
+                                       result), flush=True)
+                            record(args.json, name, clients, streams, round_, result)
+                    for name in runs:
+                        medians[name, clients, streams] = median_run(runs[name])
+                    ratio = (medians["api", clients, streams]["moves_per_s"]
+                             / max(medians["bare", clients, streams]["moves_per_s"], 1e-9))
+                    # Each round's two runs were back to back, on much the same machine.
+                    paired = statistics.median(
+                        a["moves_per_s"] / max(b["moves_per_s"], 1e-9)
+                        for a, b in zip(runs["api"], runs["bare"], strict=True))
+                    medians["ratio", clients, streams] = {"of_medians": ratio, "paired": paired}
+                    print(f"     median of {args.rounds}: api / bare = {ratio:.2f} "
+                          f"(median of the rounds' own ratios {paired:.2f})", flush=True)
                 for sock in held:
                     sock.close()
         finally:
             bare.terminate()
             bare.wait(timeout=30)
+    summarize(medians, args.clients, args.streams)
     return 0
+
+
+def record(path: Path | None, server: str, clients: int, streams: int, round_: int,
+           result: dict[str, float]) -> None:
+    if path is not None:
+        with path.open("a") as out:
+            out.write(json.dumps({"at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+                                  "server": server, "clients": clients, "streams": streams,
+                                  "round": round_, **result}) + "\n")
+
+
+def summarize(medians: dict[tuple[str, int, int], dict[str, float]], clients: list[int],
+              streams: list[int]) -> None:
+    """The table of medians, each setting's ratio, and whether throughput holds past the
+    saturation point (the most clients within 10% of the best rate)."""
+    print("\nmedians (moves/s; POST p50/p95/p99 ms; load):")
+    for count in streams:
+        for server in ("api", "bare"):
+            rates = [medians[server, c, count]["moves_per_s"] for c in clients]
+            cells = [f"{c}: {m['moves_per_s']:.1f} ({m['p50'] * 1000:.0f}/"
+                     f"{m['p95'] * 1000:.0f}/{m['p99'] * 1000:.0f}; {m['load']:.1f})"
+                     for c in clients for m in [medians[server, c, count]]]
+            held = rates[-1] >= 0.9 * max(rates)
+            print(f"  {count:4} streams {server:4}: {'; '.join(cells)}; past saturation "
+                  f"{'holds' if held else 'FALLS'} ({rates[-1]:.1f} of best {max(rates):.1f})")
+        print(f"  {count:4} streams api / bare: " + ", ".join(
+            f"{c}: {r['of_medians']:.2f} (paired {r['paired']:.2f})"
+            f"{'' if min(r.values()) >= 0.5 else ', below 0.5'}"
+            for c in clients for r in [medians["ratio", c, count]]))
 
 
 def wait_healthy_bare(base: str, process: subprocess.Popen[bytes]) -> None:
@@ -151,7 +253,6 @@ def wait_healthy_bare(base: str, process: subprocess.Popen[bytes]) -> None:
                 break
             time.sleep(0.2)
     raise RuntimeError("the bare app did not start")
-
 
 
 if __name__ == "__main__":

@@ -23,7 +23,7 @@ BENCHES = [
     ["bench.bench_draft", "--matches", "3", "--simulations", "300", "--concurrency", "4"],
     ["bench.bench_tournament", "--random-rounds", "4", "--easy-rounds", "1"],
     ["bench.bench_memory", "--matches", "200", "--finished", "20"],
-    ["bench.bench_load", "--seconds", "10"],
+    ["bench.bench_load", "--seconds", "8", "--rounds", "3"],
     ["bench.bench_scale", "--seconds", "10"],
     ["bench.bench_bot_wait", "--waits", "12"],
     ["bench.bench_compact", "--think", "1", "--hz", "2"],

@@ -236,6 +236,17 @@ class MatchService:
                 "events": [e if finished else redact(e, None) for e in entries
                            if e["version"] > since]}
 
+    def load_as(self, match_id: str, token: str | None, required: bool
+                ) -> tuple[MatchRecord, int | None]:
+        """``load`` and ``authenticate`` at once: a seat token is checked in the same round
+        trip as the read (an unknown match is a 404 before any token check, as ever)."""
+        record, seat = self.store.load_with_seat(match_id, token)
+        if record is None or self.retired_rules(record) is not None:
+            record = self.load(match_id)  # the 404 or 410 that says why
+        if seat is None:  # no token, or an account's key: the full check
+            seat = self.authenticate(match_id, token, required)
+        return record, seat
+
     def authenticate(self, match_id: str, token: str | None, required: bool) -> int | None:
         """The seat a bearer token belongs to; None for a spectator when not ``required``.
 
@@ -356,22 +367,24 @@ class MatchService:
     # -- playing ----------------------------------------------------------------------------
     def submit_move(self, match_id: str, seat: int, expected_version: int,
                     move: dict[str, Any] | str, idempotency_key: str | None = None,
-                    bot: dict[str, Any] | None = None, timeout: dict[str, Any] | None = None
-                    ) -> dict[str, Any]:
+                    bot: dict[str, Any] | None = None, timeout: dict[str, Any] | None = None,
+                    record: MatchRecord | None = None) -> dict[str, Any]:
         """Validate and apply one move with a compare-and-set on ``expected_version``.
 
         ``bot`` (kind, thinking time) is recorded in the log entry of a bot's move;
         ``timeout`` (why) marks a fallback move played for a seat that did not answer.
+        ``record``: the match as the caller has just read it, which saves reading it again.
         """
         fingerprint = hash_secret(json.dumps([seat, expected_version, move], sort_keys=True))
         if idempotency_key is None:
-            return self._apply_move(match_id, seat, expected_version, move, None, bot, timeout)
+            return self._apply_move(match_id, seat, expected_version, move, None, bot, timeout,
+                                    record)
         earlier = self._earlier_answer(match_id, idempotency_key, fingerprint)
         if earlier is not None:
             return earlier
         try:
             return self._apply_move(match_id, seat, expected_version, move,
-                                    (idempotency_key, fingerprint), bot, timeout)
+                                    (idempotency_key, fingerprint), bot, timeout, record)
         except (Conflict, Unprocessable):
             # A concurrent copy of this request may have won in the meantime: its answer is
             # stored in the same atomic step as its move, so once it is refused as stale (or
@@ -384,11 +397,11 @@ class MatchService:
 
     def _apply_move(self, match_id: str, seat: int, expected_version: int,
                     move: dict[str, Any] | str, idempotency: tuple[str, str] | None,
-                    bot: dict[str, Any] | None, timeout: dict[str, Any] | None
-                    ) -> dict[str, Any]:
+                    bot: dict[str, Any] | None, timeout: dict[str, Any] | None,
+                    given: MatchRecord | None = None) -> dict[str, Any]:
         """Validate and commit one move; ``idempotency`` (key, fingerprint) stores its answer
-        with it."""
-        record = self.load(match_id)
+        with it. ``given``: a record the caller read, used instead of reading it again."""
+        record = given if given is not None else self.load(match_id)
         if record.status == "waiting":
             raise Conflict("the match is waiting for its open seats to be joined",
                            version=record.version)
@@ -437,6 +450,11 @@ class MatchService:
             idem = (key, {"fingerprint": fingerprint, "answer": answer}, self.idempotency_ttl)
         if not self.store.commit(record, applied_at, [entry], idempotency=idem,
                                  ended=self._as_kept(record)):
+            if given is not None:
+                # The caller's read was overtaken: judge the move again on the match as it
+                # is now (a quoted version may still hold there), as if nothing was given.
+                return self._apply_move(match_id, seat, expected_version, move, idempotency,
+                                        bot, timeout)
             raise Conflict("another move was accepted first; read the match again",
                            version=self.store.version(match_id))
         self.enqueue_bot_turns(record)

@@ -59,6 +59,7 @@ from typing import Any, TypeVar
 import redis
 from redis.exceptions import ClusterDownError, MovedError, TryAgainError
 
+from shared.notifier import hub_for
 from shared.redis_client import RedisClient, connect, is_cluster, node_client
 
 T = TypeVar("T")
@@ -265,6 +266,21 @@ class MatchStore:
             except redis.ResponseError:  # "no such key": another reader moved it first
                 continue
         return True
+
+    def load_with_seat(self, match_id: str, token: str | None
+                       ) -> tuple[MatchRecord | None, int | None]:
+        """The match and the seat whose token ``token`` is (None: no token, or not a seat
+        token), read in one round trip: most requests need both."""
+        if token is None:
+            return self.load(match_id), None
+        with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hgetall(self._key(match_id))
+            pipe.hget(self._key(match_id, ":tok"), hash_secret(token))
+            fields, seat = pipe.execute()
+        if not fields and self.migrate_legacy(match_id):
+            return self.load_with_seat(match_id, token)
+        return (MatchRecord.from_fields(fields) if fields else None,
+                None if seat is None else int(seat))
 
     def version(self, match_id: str) -> int | None:
         value = self.redis.hget(self._key(match_id), "version")
@@ -556,20 +572,7 @@ def wait_on(client: RedisClient, channels: Sequence[str], read: Callable[[], T],
             seen: T, timeout: float) -> T:
     """Block until ``read()`` differs from ``seen`` or ``timeout`` passes; returns ``read()``.
 
-    Subscribes to ``channels`` (where every change is announced) before re-reading, so that
-    no change can slip in between; wakes at least once a second to re-read.
+    Every change is announced on one of ``channels``; the process's one subscription
+    (:mod:`shared.notifier`) wakes the waiter, which costs no Redis connection of its own.
     """
-    deadline = time.monotonic() + timeout
-    pubsub = client.pubsub(ignore_subscribe_messages=True)
-    try:
-        pubsub.subscribe(*channels)
-        while True:
-            current = read()
-            if current is None or current != seen:
-                return current
-            left = deadline - time.monotonic()
-            if left <= 0:
-                return current
-            pubsub.get_message(timeout=min(left, 1.0))
-    finally:
-        pubsub.close()
+    return hub_for(client).wait_on(channels, read, seen, timeout)

@@ -21,6 +21,13 @@ from worker.logs import quiet_routine_task
 settings = Settings.from_env()
 app = Celery("evo-worker", include=["worker.tasks"])
 app.conf.update({**celery_config(settings.broker_url), **result_config(settings.broker_url)})
+# The worker process outlives any Redis error. A full Redis answers the consumer's writes
+# (acknowledging a message, declaring a queue) with an OOM *response* error, which kombu's
+# Redis transport counts as a channel error: Celery stops the worker on one unless
+# broker_channel_error_retry is on, and then restarts its consumer with the same back-off as
+# after a lost connection. max_retries None: reconnect for as long as Redis is away.
+app.conf.update(broker_channel_error_retry=True, broker_connection_retry=True,
+                broker_connection_max_retries=None)
 app.conf.beat_schedule = {
     "sweep-bot-turns": {"task": SWEEP_TASK, "schedule": max(1.0, settings.bot_stale_after / 2)},
     "sweep-deadlines": {"task": DEADLINE_SWEEP_TASK, "schedule": 1.0},

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
 from redis.exceptions import RedisError
 
@@ -22,6 +23,7 @@ from shared.queue import (
 )
 from worker import deadlines, hints, turns
 from worker.celery_app import app, settings
+from worker.store_retry import with_store_retries
 from worker.webhooks import WebhookPolicy
 
 
@@ -35,17 +37,26 @@ def _webhooks() -> WebhookPolicy:
                          settings.webhook_default_timeout)
 
 
+#: A store error (Redis restarting, full) that outlasts a task's own retries
+#: (``worker.store_retry``) has Celery send the task again with back-off; if even that cannot
+#: be sent, the sweeps find the work lost (no queued mark, no lease) and send it again.
+STORE_RETRY: dict[str, Any] = {"autoretry_for": (RedisError,), "retry_backoff": 1,
+                               "retry_backoff_max": 30, "retry_jitter": True,
+                               "max_retries": 20}
+
+
 # A search stops itself at its cap; the soft limit is the backstop for one that does not (the
 # exception it raises inside the search makes the bot fall back to a random legal move).
-# A store error (Redis restarting, full) retries the turn with back-off; if even the retry
-# cannot be sent, the sweep finds the turn lost (no queued mark, no lease) and sends it again.
 @app.task(name=BOT_TURN_TASK, acks_late=True, reject_on_worker_lost=True,
-          soft_time_limit=LONGEST_CAP + 15, time_limit=LONGEST_CAP + 45,
-          autoretry_for=(RedisError,), retry_backoff=1, retry_backoff_max=30,
-          retry_jitter=True, max_retries=20)
+          soft_time_limit=LONGEST_CAP + 15, time_limit=LONGEST_CAP + 45, **STORE_RETRY)
 def play_bot_turn(match_id: str, seat: int, version: int) -> str:
-    return turns.play_bot_turn(_services().matches, match_id, seat, version,
-                               settings.bot_lease_seconds, _webhooks())
+    # Retried whole: before the turn's claim that is a clean start; after it, the rerun finds
+    # its own lease and gives way, and the sweep hands the turn on once the lease expires.
+    # The move's commit, the write a full Redis refuses, is retried inside turns._submit.
+    return with_store_retries(
+        lambda: turns.play_bot_turn(_services().matches, match_id, seat, version,
+                                    settings.bot_lease_seconds, _webhooks()),
+        f"the bot turn of match {match_id} seat {seat}", give_up_after=30.0)
 
 
 @app.task(name=SWEEP_TASK, ignore_result=True)
@@ -61,14 +72,16 @@ def sweep_deadlines() -> int:
     return deadlines.sweep(_services().matches, settings.waiting_expire_seconds)
 
 
-@app.task(name=MATCH_FINISHED_TASK, acks_late=True, reject_on_worker_lost=True)
+@app.task(name=MATCH_FINISHED_TASK, acks_late=True, reject_on_worker_lost=True, **STORE_RETRY)
 def match_finished(match_id: str) -> None:
-    _services().tournaments.match_finished(match_id)
+    with_store_retries(lambda: _services().tournaments.match_finished(match_id),
+                       f"the end of match {match_id}", give_up_after=30.0)
 
 
-@app.task(name=TOURNAMENT_TICK_TASK, acks_late=True, reject_on_worker_lost=True)
+@app.task(name=TOURNAMENT_TICK_TASK, acks_late=True, reject_on_worker_lost=True, **STORE_RETRY)
 def tick_tournament(tournament_id: str) -> None:
-    _services().tournaments.tick(tournament_id)
+    with_store_retries(lambda: _services().tournaments.tick(tournament_id),
+                       f"the scheduler of tournament {tournament_id}", give_up_after=30.0)
 
 
 @app.task(name=TOURNAMENT_SWEEP_TASK, ignore_result=True)

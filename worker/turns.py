@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import time
+from functools import partial
 
 from shared import carryover, stats
 from shared.bot_catalogue import budget_of_bot
@@ -16,6 +17,7 @@ from shared.store import ENDED, MatchRecord
 from worker import webhooks
 from worker.bots import bot_rng, choose_move
 from worker.fallback import FALLBACK_BOT
+from worker.store_retry import with_store_retries
 
 log = logging.getLogger(__name__)
 
@@ -79,7 +81,13 @@ def _submit(service: MatchService, match_id: str, seat: int, question: carryover
     version, held = question.version, [question.version]
     while True:
         try:
-            service.submit_move(match_id, seat, version, move, bot=note)
+            # A store error (Redis full or restarting) keeps the searched move and tries the
+            # same compare-and-set again; a commit that landed before its reply was lost
+            # fails the retry as stale and goes the conflict way below.
+            with_store_retries(partial(service.submit_move, match_id, seat, version, move,
+                                       bot=note),
+                               f"the move of match {match_id} seat {seat}",
+                               give_up_after=min(60.0, lease / 2))
         except ServiceError as exc:
             record = service.store.load(match_id)
             if (record is not None and record.version > version

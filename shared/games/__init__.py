@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import importlib
 
 from shared.protocol import Game
@@ -33,6 +34,7 @@ def all_games() -> list[Game]:
     return [_GAMES[key] for key in sorted(_GAMES)]
 
 
+@functools.cache  # once: every request asks for its game, and an import lookup is not free
 def _load_builtin() -> None:
     # Imported on first use so that importing one engine never loads the others' data.
     for module in BUILTIN:

@@ -125,6 +125,12 @@ class Client:
         assert response.status_code == 200, response.text
         return response.json()
 
+    def waiting_clients(self) -> float:
+        """Long-polls and streams waiting in the API's notifiers, over all its processes."""
+        text = self.call("GET", "/metrics").text
+        return sum(float(line.split()[-1]) for line in text.splitlines()
+                   if line.startswith("evo_waiting_clients"))
+
     def wait_finished(self, match_id: str, timeout: float) -> dict[str, Any]:
         """Long-poll until the match is over (fails after ``timeout`` seconds)."""
         deadline = time.monotonic() + timeout

@@ -95,6 +95,8 @@ def test_redis_at_maxmemory_then_freed(stack: RunStack, client: Client) -> None:
     bots = [bot_match(client, 303)]
     threads = [p.start() for p in players]
     time.sleep(1.5)
+    workers = {name: stack.pid(name) for name in stack.children() if "worker" in name}
+    restarts = {name: stack.children()[name]["restarts"] for name in workers}
     admin = redis.Redis.from_url(stack.redis_url)
     try:
         admin.config_set("maxmemory", 1)  # full: every write is refused
@@ -111,6 +113,13 @@ def test_redis_at_maxmemory_then_freed(stack: RunStack, client: Client) -> None:
         admin.close()
     finish_all(client, players, threads, bots)
     assert requests.get(f"{stack.base}/readyz", timeout=5).status_code == 200
+    # The workers rode it out: the same processes, never restarted by the supervisor...
+    assert {name: stack.pid(name) for name in workers} == workers
+    assert {name: stack.children()[name]["restarts"] for name in workers} == restarts
+    # A consumer that meets the full store (acknowledging a task that ended meanwhile) now
+    # restarts itself; without broker_channel_error_retry Celery logs this and exits.
+    log = (stack.var / "run.log").read_text(errors="replace")
+    assert "Unrecoverable error" not in log
 
 
 def test_a_killed_gunicorn_worker(stack: RunStack, client: Client) -> None:

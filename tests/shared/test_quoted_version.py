@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 from typing import Any
 
@@ -79,3 +80,22 @@ def test_replay_rebuilds_every_version(service: MatchService) -> None:
         latest = service.load(record.id)
         replayed = service.state_at(latest, game, latest.version).to_json()
         assert replayed == json.loads(latest.state)
+
+
+def test_a_move_judged_on_an_overtaken_read_is_judged_again(service: MatchService) -> None:
+    """The API passes the record its request read; another move lands before the commit.
+    The move is then judged on the match as it is now, exactly as without the record."""
+    record, _ = service.create_match("savanna", {}, 14, humans(3))
+    quoted = record.version
+    read_by_request = service.load(record.id)
+    service.submit_move(record.id, 1, quoted, service.legal_moves(record, 1)[0]["id"])
+    answer = service.submit_move(record.id, 0, quoted, service.legal_moves(record, 0)[-1]["id"],
+                                 record=copy.deepcopy(read_by_request))
+    assert answer["applied_at"] == quoted + 1 and answer["version"] == quoted + 2
+    # Its own move since: refused, and nothing applied twice.
+    stale = service.load(record.id)
+    with pytest.raises(Conflict):
+        service.submit_move(record.id, 0, quoted, service.legal_moves(record, 0)[0]["id"],
+                            record=copy.deepcopy(read_by_request))
+    assert service.load(record.id).version == stale.version
+    assert [e["seat"] for e in service.store.log(record.id)] == [1, 0]
