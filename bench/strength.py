@@ -13,9 +13,12 @@ first place counts as first; shared firsts are also listed separately as ``ties`
 
 Bot specs: ``random``; ``greedy`` (``worker.bots.greedy_move``, the bot the worker runs);
 ``easy`` / ``medium`` / ``hard`` (the levels); ``sims:N`` (N simulations);
-``time:S`` (S seconds a move, no simulation limit: equal-time comparisons). A suffix ``/r``
-forces the uniformly random playout policy, ``/h`` the game's candidate heuristic
-(``Game.playout_heuristic``), registered or not.
+``time:S`` (S seconds a move, no simulation limit: equal-time comparisons); ``ismcts:N`` is
+``sims:N``. A suffix ``/r`` forces the uniformly random playout policy, ``/h`` the game's
+candidate heuristic (``Game.playout_heuristic``), registered or not. Search variants follow
+as ``+name`` suffixes (``VARIANTS``), so a pairing plays a variant against the default
+search at equal simulations, e.g. ``--pairing ismcts:300+mo,ismcts:300``; the record keeps
+both specs, variants included.
 Matches run in ``--procs`` processes (default 2, one per core of the bench machine).
 ``python -m bench.accel bench.strength ...`` runs the same matches with the engine compiled
 by mypyc, about three times sooner (``bench/accel.py``); each record says which build played.
@@ -68,6 +71,28 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
+#: Search variants a bot spec may add (``+mo``): keyword arguments of ``search_move``.
+VARIANTS: dict[str, dict[str, Any]] = {
+    "mo": {"multi_observer": True},  # MO-ISMCTS: each seat's decisions in its own tree
+}
+
+
+def parse_spec(spec: str) -> tuple[str, str, dict[str, Any]]:
+    """``(name, playout suffix, search keyword arguments)`` of a bot spec; raises
+    ``ValueError`` for an unknown variant or a variant on a bot that does not search."""
+    base, *variants = spec.split("+")
+    name, _, suffix = base.partition("/")
+    options: dict[str, Any] = {}
+    for variant in variants:
+        if variant not in VARIANTS:
+            raise ValueError(f"unknown search variant {variant!r} in {spec!r} "
+                             f"(known: {', '.join(VARIANTS)})")
+        options.update(VARIANTS[variant])
+    if options and name in ("random", "greedy"):
+        raise ValueError(f"{spec!r}: only a search bot has variants")
+    return name, suffix, options
+
+
 @dataclass
 class Bot:
     spec: str
@@ -83,7 +108,7 @@ class Bot:
             self.seconds += time.perf_counter() - start
 
     def _choose(self, game: Game, view: View, seat: int, rng: random.Random) -> Move:
-        name, _, suffix = self.spec.partition("/")
+        name, suffix, options = parse_spec(self.spec)
         if name == "random":
             state = game.sample_from_view(view, seat, rng)
             return rng.choice(state.legal_moves(seat))
@@ -99,13 +124,13 @@ class Bot:
             policy = heuristic
         if name in LEVELS:
             budget = LEVELS[name]
-        elif name.startswith("sims:"):
-            budget = SearchBudget(int(name[5:]), 3600.0)
+        elif name.startswith(("sims:", "ismcts:")):
+            budget = SearchBudget(int(name.partition(":")[2]), 3600.0)
         elif name.startswith("time:"):
             budget = SearchBudget(10**9, float(name[5:]))
         else:
             raise ValueError(f"unknown bot spec {self.spec!r}")
-        return search_move(game, view, seat, budget, rng, policy=policy)
+        return search_move(game, view, seat, budget, rng, policy=policy, **options)
 
 
 def play_match(args: tuple[str, int, str, str, int]) -> dict[str, Any]:
@@ -151,6 +176,8 @@ def run_pairing(game_id: str, players: int, a: str, b: str, seeds: range, procs:
                 out: Path) -> None:
     """Play the seeds not yet in ``out``, appending one record per finished match, so a run
     that is stopped (or split across machines) resumes where it stopped."""
+    for spec in (a, b):
+        parse_spec(spec)  # an unknown variant fails here, not in the first match
     rules = load_game(game_id).version
     key = (game_id, players, a, b, rules)
     done = {seed for record in load_records(out) if pairing_key(record) == key
