@@ -12,7 +12,9 @@ by ``i``) puts ``A`` in seat ``i mod players``. The figure is A's first-place ra
 first place counts as first; shared firsts are also listed separately as ``ties``).
 
 Bot specs: ``random``; ``greedy`` (``worker.bots.greedy_move``, the bot the worker runs);
-``easy`` / ``medium`` / ``hard`` (the levels); ``sims:N`` (N simulations);
+``easy`` / ``medium`` / ``hard`` (the levels' simulation counts, without the service's time
+caps, so a seeded match plays the same moves on any machine and build; see
+``worker/search/levels.py``); ``sims:N`` (N simulations);
 ``time:S`` (S seconds a move, no simulation limit: equal-time comparisons); ``ismcts:N`` is
 ``sims:N``. A suffix ``/r`` forces the uniformly random playout policy, ``/h`` the game's
 candidate heuristic (``Game.playout_heuristic``), registered or not. Search variants follow
@@ -123,7 +125,7 @@ class Bot:
                 raise ValueError(f"{game.id} has no heuristic playout policy")
             policy = heuristic
         if name in LEVELS:
-            budget = LEVELS[name]
+            budget = SearchBudget(LEVELS[name].simulations, 3600.0)
         elif name.startswith(("sims:", "ismcts:")):
             budget = SearchBudget(int(name.partition(":")[2]), 3600.0)
         elif name.startswith("time:"):

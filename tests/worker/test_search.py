@@ -9,7 +9,13 @@ from typing import Any
 
 import pytest
 
-from shared.bot_catalogue import MAX_SECONDS, TIMED_SIMULATIONS, budget_for, budget_of_bot
+from shared.bot_catalogue import (
+    DECISION_TARGET_SECONDS,
+    MAX_SECONDS,
+    TIMED_SIMULATIONS,
+    budget_for,
+    budget_of_bot,
+)
 from shared.protocol import Game, Result, State, View
 from tests.worker.toygame import TOY, ToyGame, ToyState
 from worker.search import LEVELS, MAX_SIMULATIONS, SearchBudget, search_move
@@ -199,6 +205,8 @@ def test_levels_and_ceiling() -> None:
     sims = [LEVELS[name].simulations for name in LEVELS]
     caps = [LEVELS[name].time_cap for name in LEVELS]
     assert sims == sorted(sims) and caps == sorted(caps) and sims[-1] <= MAX_SIMULATIONS
+    # hard's cap leaves room for the sampler's set-up inside issue #19's answer time.
+    assert LEVELS["hard"].time_cap < DECISION_TARGET_SECONDS
     with pytest.raises(ValueError):
         SearchBudget(0, 1.0)
 
