@@ -12,9 +12,10 @@ class SearchBudget:
 
     The search stops at whichever comes first. Where the simulations end it (fast games, a
     quick machine) a level is the same strength on any machine and a seeded bot replays;
-    where the cap ends it (the heavy games) the bot answers in time with what it found. A time budget is the other
-    way round: ``TIMED_SIMULATIONS`` (a ceiling never reached) and the deadline as its cap,
-    which the search never overruns (it skips an iteration it predicts would end too late).
+    where the cap ends it (the heavy games) the bot answers in time with what it found. A
+    time budget is the other way round: ``TIMED_SIMULATIONS`` (a ceiling never reached) and
+    the deadline as its cap, which the search never overruns (it skips an iteration it
+    predicts would end too late).
     """
 
     simulations: int
