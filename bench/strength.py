@@ -224,10 +224,17 @@ class Figure:
     high: float
     seeds: str
     a_seconds_per_move: float
+    ties: int = 0  # of the firsts, those shared with another seat
 
     @property
     def rate(self) -> float:
         return self.firsts / self.matches
+
+    @property
+    def score(self) -> float:
+        """A's results with a shared first counted as half a first: the fair figure for two
+        bots of (nearly) equal strength, whose first-place rate ties alone would lift."""
+        return self.firsts - self.ties / 2
 
 
 def figures(records: list[dict[str, Any]]) -> list[Figure]:
@@ -241,21 +248,30 @@ def figures(records: list[dict[str, Any]]) -> list[Figure]:
         if len(seeds) != len(set(seeds)):
             raise ValueError(f"{game_id} ({rules}) {a} vs {b}: a seed is counted twice")
         firsts = sum(record.get("firsts", record.get("first", 0)) for record in group)
+        ties = sum(bool(record.get("tie")) for record in group)
         lo, hi = wilson(firsts, len(seeds))
         timed = [r for r in group if "a_moves" in r]
         moves = sum(r["a_moves"] for r in timed)
         per_move = sum(r["a_seconds"] for r in timed) / moves if moves else float("nan")
         result.append(Figure(game_id, players, a, b, rules, len(seeds), firsts, lo, hi,
-                             _ranges(seeds), per_move))
+                             _ranges(seeds), per_move, ties))
     return result
 
 
 def summarise(records: list[dict[str, Any]]) -> list[str]:
-    """One line per pairing: matches, A's firsts, rate, 95% Wilson interval, seeds, time."""
-    return [f"{f.game} ({f.rules}) players={f.players} {f.a} vs {f.b}: matches={f.matches} "
-            f"first={f.firsts} rate={f.rate:.3f} wilson95=[{f.low:.3f}, {f.high:.3f}] "
-            f"seeds={f.seeds} {f.a}_s/move={f.a_seconds_per_move:.3f}"
-            for f in figures(records)]
+    """One line per pairing: matches, A's firsts, rate, 95% Wilson interval, seeds, time, and
+    the shared firsts with the interval of A's score counting them as half (``Figure.score``:
+    a search variant against the current search is judged by that one)."""
+    lines = []
+    for f in figures(records):
+        low, high = wilson(f.score, f.matches)
+        lines.append(f"{f.game} ({f.rules}) players={f.players} {f.a} vs {f.b}: "
+                     f"matches={f.matches} first={f.firsts} rate={f.rate:.3f} "
+                     f"wilson95=[{f.low:.3f}, {f.high:.3f}] seeds={f.seeds} "
+                     f"{f.a}_s/move={f.a_seconds_per_move:.3f} ties={f.ties} "
+                     f"score={f.score:g} score_rate={f.score / f.matches:.3f} "
+                     f"score_wilson95=[{low:.3f}, {high:.3f}]")
+    return lines
 
 
 def markdown(records: list[dict[str, Any]], matches: int = 200) -> list[str]:

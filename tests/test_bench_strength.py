@@ -112,3 +112,15 @@ def test_a_pairing_names_search_variants_and_records_them(tmp_path: Path) -> Non
     with pytest.raises(ValueError, match="unknown search variant"):
         run_pairing("toy", 2, "ismcts:8+typo", "ismcts:8", range(2), 1, out)
     assert load_records(out) == records  # refused before playing anything
+
+
+def test_shared_firsts_count_half_in_the_score() -> None:
+    base = {"game": "g", "players": 2, "a": "ismcts:4+mo", "b": "ismcts:4"}
+    records = [{**base, "seed": 0, "first": True, "tie": True},
+               {**base, "seed": 1, "first": True, "tie": False},
+               {**base, "seed": 2, "first": False, "tie": False},
+               {**base, "seed": 3, "first": False, "tie": False}]
+    [line] = summarise(records)
+    lo, hi = wilson(1.5, 4)
+    assert "first=2 rate=0.500" in line and "ties=1 score=1.5 score_rate=0.375" in line
+    assert f"score_wilson95=[{lo:.3f}, {hi:.3f}]" in line
