@@ -76,6 +76,7 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
 #: Search variants a bot spec may add (``+mo``): keyword arguments of ``search_move``.
 VARIANTS: dict[str, dict[str, Any]] = {
     "mo": {"multi_observer": True},  # MO-ISMCTS: each seat's decisions in its own tree
+    "so": {"multi_observer": False},  # the searcher's tree alone (single observer)
 }
 
 
