@@ -38,7 +38,7 @@ import requests
 
 from bench.bench_latency import percentile
 from scripts.localredis import free_port, start_redis
-from scripts.stack import start_api, start_worker, wait_healthy
+from scripts.stack import UNLIMITED, start_api, start_worker, wait_healthy
 from shared import accel
 from shared.bot_catalogue import DECISION_TARGET_SECONDS
 from shared.games import all_games
@@ -54,8 +54,9 @@ def stack(compiled: bool, tmp: Path) -> Iterator[str]:
     """A real redis + API + worker; the worker on the build or on the plain sources."""
     redis_port, api_port = free_port(), free_port()
     redis = start_redis(tmp / "redis", redis_port, appendonly=False)
+    # No rate limits or bot-seat cap: the bench creates a match per few waits from one address.
     env = dict(os.environ, REDIS_URL=f"redis://127.0.0.1:{redis_port}/0",
-               **{accel.SWITCH: "1" if compiled else "0"})
+               **{**UNLIMITED, accel.SWITCH: "1" if compiled else "0"})
     log = open(tmp / "stack.log", "wb")  # noqa: SIM115 - closed below
     api = start_api(env, f"127.0.0.1:{api_port}", log)
     worker = start_worker(env, tmp / "beat", log)
