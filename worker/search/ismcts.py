@@ -96,7 +96,8 @@ def search_move(game: Game, view: View, seat: int, budget: SearchBudget, rng: ra
     """The move ISMCTS chooses for ``seat`` knowing only ``view``.
 
     Runs ``budget.simulations`` iterations or stops before the first iteration that would
-    end after ``budget.time_cap`` seconds (predicted from the mean iteration so far),
+    end after ``budget.time_cap`` seconds (predicted as the slower of the mean iteration so
+    far and the last one),
     whichever comes first, and returns the most visited root move (a canonical legal move
     of ``seat``): a time budget gets the best move found within it. Deterministic for a
     given ``rng`` state unless the time cap cuts the search. Errors propagate (the caller
@@ -133,14 +134,18 @@ def search_move(game: Game, view: View, seat: int, budget: SearchBudget, rng: ra
     else:
         state: Any = sample  # the first determinization is used too, not wasted
         simulations = budget.simulations
+        previous = start
         while iterations < simulations:
             if state is None:
-                # Stop before an iteration predicted (from the mean so far) to end past the
-                # deadline: a time budget is answered inside it with the best move so far.
+                # Stop before an iteration predicted to end past the deadline: a time budget
+                # is answered inside it with the best move so far. The prediction is the
+                # slower of the mean iteration and the last one, because on a loaded machine
+                # one iteration's wall time can jump far above the mean (bench_bot_wait).
                 now = clock()
-                if now + (now - start) / iterations > deadline:
+                if now + max((now - start) / iterations, now - previous) > deadline:
                     stopped = "time"
                     break
+                previous = now
                 if stop_when_decided and iterations % DECIDED_CHECK_EVERY == 0 and _decided(
                         root, simulations - iterations):
                     stopped = "decided"
