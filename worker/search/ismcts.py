@@ -45,7 +45,7 @@ from typing import Any
 from shared.protocol import Game, Move, Result, View
 from shared.rng import randbelow
 from worker.search.levels import SearchBudget
-from worker.search.policies import Policy, playout, policy_for
+from worker.search.policies import Policy, playout_until, policy_for
 
 EXPLORATION = 0.7  # UCB1 constant for rewards in [0, 1]; the usual ISMCTS choice (~1/sqrt 2)
 DECIDED_CHECK_EVERY = 16  # iterations between checks whether the root's choice is settled
@@ -98,7 +98,8 @@ def search_move(game: Game, view: View, seat: int, budget: SearchBudget, rng: ra
     Runs ``budget.simulations`` iterations or stops before the first iteration that would
     end after ``budget.time_cap`` seconds (predicted as the slower of the mean iteration so
     far and the last one),
-    whichever comes first, and returns the most visited root move (a canonical legal move
+    whichever comes first (an iteration whose playout runs past the cap is abandoned:
+    ``policies.playout_until``), and returns the most visited root move (a canonical legal move
     of ``seat``): a time budget gets the best move found within it. Deterministic for a
     given ``rng`` state unless the time cap cuts the search. Errors propagate (the caller
     falls back to a random move).
@@ -152,23 +153,28 @@ def search_move(game: Game, view: View, seat: int, budget: SearchBudget, rng: ra
                     break
                 state = draw(rng)
             if multi_observer:
-                _iterate_multi(state, roots, seat, play, rng, exploration)
+                done = _iterate_multi(state, roots, seat, play, rng, exploration, deadline,
+                                      clock)
             else:
-                _iterate(state, root, seat, play, rng, exploration)
+                done = _iterate(state, root, seat, play, rng, exploration, deadline, clock)
             state = None
+            if not done:  # its playout ran past the deadline: answer with what we have
+                stopped = "time"
+                break
             iterations += 1
     if stats is not None:
         stats.update(
             iterations=iterations, elapsed=clock() - start, stopped=stopped,
-            visits={key: root.children[key].visits for key in root_moves if key in root.children},
+            visits={key: root.children[key].visits for key in root_moves
+                    if key in root.children and root.children[key].visits},
             values={key: root.children[key].total / root.children[key].visits
-                    for key in root_moves if key in root.children},
+                    for key in root_moves if key in root.children and root.children[key].visits},
         )
     best_key = next(iter(root_moves))
     best = (-1, -1.0)
     for key in root_moves:  # legal-move order breaks exact ties: reproducible
         child = root.children.get(key)
-        if child is not None:
+        if child is not None and child.visits:  # an abandoned iteration's edge has none
             rank = (child.visits, child.total / child.visits)
             if rank > best:
                 best, best_key = rank, key
@@ -193,8 +199,9 @@ def _decided(root: Node, remaining: int) -> bool:
 
 
 def _iterate(state: Any, root: Node, seat: int, play: Policy, rng: random.Random,
-             exploration: float) -> None:
-    """One ISMCTS iteration on the determinization ``state`` (consumed)."""
+             exploration: float, deadline: float, clock: Callable[[], float]) -> bool:
+    """One ISMCTS iteration on the determinization ``state`` (consumed); false, with nothing
+    backed up, if its playout was abandoned at ``deadline``."""
     node = root
     path: list[Node] = []
     log = math.log
@@ -269,20 +276,23 @@ def _iterate(state: Any, root: Node, seat: int, play: Policy, rng: random.Random
         if expanded:
             break
         seats = state.to_move()
-    playout(state, play, rng)
+    if not playout_until(state, play, rng, deadline, clock):
+        return False
     reward = rewards(state.result())
     for edge in path:
         edge.visits += 1
         edge.total += reward[edge.actor]
+    return True
 
 
 def _iterate_multi(state: Any, roots: list[Node], seat: int, play: Policy, rng: random.Random,
-                   exploration: float) -> None:
+                   exploration: float, deadline: float, clock: Callable[[], float]) -> bool:
     """One MO-ISMCTS iteration on ``state`` (consumed): ``roots[s]`` is seat ``s``'s tree.
 
     The seat to act selects in its own tree, where its moves are distinct edges (it sees
     them whole); every other tree steps along the edge its owner observes. The descent ends
-    after the first new edge in the acting seat's tree, as in ``_iterate``.
+    after the first new edge in the acting seat's tree, as in ``_iterate`` (and like it,
+    returns false with nothing backed up if the playout was abandoned at ``deadline``).
     """
     nodes = list(roots)
     paths: list[list[Node]] = [[] for _ in roots]
@@ -351,9 +361,11 @@ def _iterate_multi(state: Any, roots: list[Node], seat: int, play: Policy, rng: 
         if expanded:
             break
         seats = state.to_move()
-    playout(state, play, rng)
+    if not playout_until(state, play, rng, deadline, clock):
+        return False
     reward = rewards(state.result())
     for path in paths:
         for edge in path:
             edge.visits += 1
             edge.total += reward[edge.actor]
+    return True
