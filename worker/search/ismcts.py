@@ -25,7 +25,9 @@ one tree per seat, each keyed on what *that* seat observes. A decision is select
 the tree of the seat making it, over its own moves seen whole, and every tree follows the
 move as its owner observes it. The others' secret choices are then searched as each of them
 would (modelled opponents who know their own cards) instead of drawn from the playout
-policy, while the searcher's tree still only learns what the searcher sees.
+policy, while the searcher's tree still only learns what the searcher sees. A seat that acts
+later in a sequentialised simultaneous step sees the earlier picks only as its tree's one
+"secret" edge, so no tree learns a pick its owner could not see.
 
 Reward of a finished match per seat, in [0, 1]: ``0.5 * (n - rank) / (n - 1)`` plus
 ``0.5 * (score - min) / (max - min)`` (the second term 0.5 for all when all scores are equal).

@@ -10,9 +10,10 @@ the level, so ``hard`` never searches less than ``medium`` in the same position:
 
 The caps are sized from the compiled build's simulation rates on 2 seats (``python -m
 bench.accel bench.bench_search``, the README's bench and level tables): the fastest game
-runs thousands of simulations a second, so its levels are their simulation counts; the
-heavier ones run a few hundred to a few thousand, so there the cap ends ``hard``'s search
-(and ``medium``'s in the heaviest) and ``hard`` answers within 2.5 s
+runs thousands of simulations a second, so its levels are mostly their simulation counts
+(``hard``'s cap can end its slower positions); the heavier ones run a few hundred to a few
+thousand, so there the cap ends ``hard``'s search (and ``medium``'s, even ``easy``'s, in the
+heaviest) and ``hard`` answers within 2.5 s
 (plus the sampler's set-up: issue #19's target is 3 s at p95, measured by
 ``bench/bench_bot_wait.py``). The strength bench (``bench/strength.py``) plays a level as its
 simulation count with no cap, so its table is the same on any machine: it measures what a
