@@ -71,10 +71,12 @@ def fingerprint_game(game: Game, matches: int, searches: int, simulations: int) 
         _feed(digest, state.result().to_json())
     for players in player_counts(game):
         for state, seat in positions(game, players, searches, seed=players):
-            stats: dict[str, Any] = {}
-            move = search_move(game, state.view(seat), seat, SearchBudget(simulations, 600.0),
-                               random.Random(seat), stats, stop_when_decided=False)
-            _feed(digest, [move, stats["visits"], stats["iterations"]])
+            for multi_observer in (False, True):  # both variants of the search
+                stats: dict[str, Any] = {}
+                move = search_move(game, state.view(seat), seat,
+                                   SearchBudget(simulations, 600.0), random.Random(seat), stats,
+                                   stop_when_decided=False, multi_observer=multi_observer)
+                _feed(digest, [move, stats["visits"], stats["iterations"]])
     return digest.hexdigest()
 
 

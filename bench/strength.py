@@ -12,10 +12,15 @@ by ``i``) puts ``A`` in seat ``i mod players``. The figure is A's first-place ra
 first place counts as first; shared firsts are also listed separately as ``ties``).
 
 Bot specs: ``random``; ``greedy`` (``worker.bots.greedy_move``, the bot the worker runs);
-``easy`` / ``medium`` / ``hard`` (the levels); ``sims:N`` (N simulations);
-``time:S`` (S seconds a move, no simulation limit: equal-time comparisons). A suffix ``/r``
-forces the uniformly random playout policy, ``/h`` the game's candidate heuristic
-(``Game.playout_heuristic``), registered or not.
+``easy`` / ``medium`` / ``hard`` (the levels' simulation counts, without the service's time
+caps, so a seeded match plays the same moves on any machine and build; see
+``worker/search/levels.py``); ``sims:N`` (N simulations);
+``time:S`` (S seconds a move, no simulation limit: equal-time comparisons); ``ismcts:N`` is
+``sims:N``. A suffix ``/r`` forces the uniformly random playout policy, ``/h`` the game's
+candidate heuristic (``Game.playout_heuristic``), registered or not. Search variants follow
+as ``+name`` suffixes (``VARIANTS``), so a pairing plays a variant against the default
+search at equal simulations, e.g. ``--pairing ismcts:300+mo,ismcts:300``; the record keeps
+both specs, variants included.
 Matches run in ``--procs`` processes (default 2, one per core of the bench machine).
 ``python -m bench.accel bench.strength ...`` runs the same matches with the engine compiled
 by mypyc, about three times sooner (``bench/accel.py``); each record says which build played.
@@ -68,6 +73,29 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
+#: Search variants a bot spec may add (``+mo``): keyword arguments of ``search_move``.
+VARIANTS: dict[str, dict[str, Any]] = {
+    "mo": {"multi_observer": True},  # MO-ISMCTS: each seat's decisions in its own tree
+    "so": {"multi_observer": False},  # the searcher's tree alone (single observer)
+}
+
+
+def parse_spec(spec: str) -> tuple[str, str, dict[str, Any]]:
+    """``(name, playout suffix, search keyword arguments)`` of a bot spec; raises
+    ``ValueError`` for an unknown variant or a variant on a bot that does not search."""
+    base, *variants = spec.split("+")
+    name, _, suffix = base.partition("/")
+    options: dict[str, Any] = {}
+    for variant in variants:
+        if variant not in VARIANTS:
+            raise ValueError(f"unknown search variant {variant!r} in {spec!r} "
+                             f"(known: {', '.join(VARIANTS)})")
+        options.update(VARIANTS[variant])
+    if options and name in ("random", "greedy"):
+        raise ValueError(f"{spec!r}: only a search bot has variants")
+    return name, suffix, options
+
+
 @dataclass
 class Bot:
     spec: str
@@ -83,7 +111,7 @@ class Bot:
             self.seconds += time.perf_counter() - start
 
     def _choose(self, game: Game, view: View, seat: int, rng: random.Random) -> Move:
-        name, _, suffix = self.spec.partition("/")
+        name, suffix, options = parse_spec(self.spec)
         if name == "random":
             state = game.sample_from_view(view, seat, rng)
             return rng.choice(state.legal_moves(seat))
@@ -98,14 +126,14 @@ class Bot:
                 raise ValueError(f"{game.id} has no heuristic playout policy")
             policy = heuristic
         if name in LEVELS:
-            budget = LEVELS[name]
-        elif name.startswith("sims:"):
-            budget = SearchBudget(int(name[5:]), 3600.0)
+            budget = SearchBudget(LEVELS[name].simulations, 3600.0)
+        elif name.startswith(("sims:", "ismcts:")):
+            budget = SearchBudget(int(name.partition(":")[2]), 3600.0)
         elif name.startswith("time:"):
             budget = SearchBudget(10**9, float(name[5:]))
         else:
             raise ValueError(f"unknown bot spec {self.spec!r}")
-        return search_move(game, view, seat, budget, rng, policy=policy)
+        return search_move(game, view, seat, budget, rng, policy=policy, **options)
 
 
 def play_match(args: tuple[str, int, str, str, int]) -> dict[str, Any]:
@@ -151,6 +179,8 @@ def run_pairing(game_id: str, players: int, a: str, b: str, seeds: range, procs:
                 out: Path) -> None:
     """Play the seeds not yet in ``out``, appending one record per finished match, so a run
     that is stopped (or split across machines) resumes where it stopped."""
+    for spec in (a, b):
+        parse_spec(spec)  # an unknown variant fails here, not in the first match
     rules = load_game(game_id).version
     key = (game_id, players, a, b, rules)
     done = {seed for record in load_records(out) if pairing_key(record) == key
@@ -195,10 +225,17 @@ class Figure:
     high: float
     seeds: str
     a_seconds_per_move: float
+    ties: int = 0  # of the firsts, those shared with another seat
 
     @property
     def rate(self) -> float:
         return self.firsts / self.matches
+
+    @property
+    def score(self) -> float:
+        """A's results with a shared first counted as half a first: the fair figure for two
+        bots of (nearly) equal strength, whose first-place rate ties alone would lift."""
+        return self.firsts - self.ties / 2
 
 
 def figures(records: list[dict[str, Any]]) -> list[Figure]:
@@ -212,21 +249,30 @@ def figures(records: list[dict[str, Any]]) -> list[Figure]:
         if len(seeds) != len(set(seeds)):
             raise ValueError(f"{game_id} ({rules}) {a} vs {b}: a seed is counted twice")
         firsts = sum(record.get("firsts", record.get("first", 0)) for record in group)
+        ties = sum(bool(record.get("tie")) for record in group)
         lo, hi = wilson(firsts, len(seeds))
         timed = [r for r in group if "a_moves" in r]
         moves = sum(r["a_moves"] for r in timed)
         per_move = sum(r["a_seconds"] for r in timed) / moves if moves else float("nan")
         result.append(Figure(game_id, players, a, b, rules, len(seeds), firsts, lo, hi,
-                             _ranges(seeds), per_move))
+                             _ranges(seeds), per_move, ties))
     return result
 
 
 def summarise(records: list[dict[str, Any]]) -> list[str]:
-    """One line per pairing: matches, A's firsts, rate, 95% Wilson interval, seeds, time."""
-    return [f"{f.game} ({f.rules}) players={f.players} {f.a} vs {f.b}: matches={f.matches} "
-            f"first={f.firsts} rate={f.rate:.3f} wilson95=[{f.low:.3f}, {f.high:.3f}] "
-            f"seeds={f.seeds} {f.a}_s/move={f.a_seconds_per_move:.3f}"
-            for f in figures(records)]
+    """One line per pairing: matches, A's firsts, rate, 95% Wilson interval, seeds, time, and
+    the shared firsts with the interval of A's score counting them as half (``Figure.score``:
+    a search variant against the current search is judged by that one)."""
+    lines = []
+    for f in figures(records):
+        low, high = wilson(f.score, f.matches)
+        lines.append(f"{f.game} ({f.rules}) players={f.players} {f.a} vs {f.b}: "
+                     f"matches={f.matches} first={f.firsts} rate={f.rate:.3f} "
+                     f"wilson95=[{f.low:.3f}, {f.high:.3f}] seeds={f.seeds} "
+                     f"{f.a}_s/move={f.a_seconds_per_move:.3f} ties={f.ties} "
+                     f"score={f.score:g} score_rate={f.score / f.matches:.3f} "
+                     f"score_wilson95=[{low:.3f}, {high:.3f}]")
+    return lines
 
 
 def markdown(records: list[dict[str, Any]], matches: int = 200) -> list[str]:

@@ -7,7 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from bench.strength import _ranges, load_records, markdown, run_pairing, summarise, wilson
+from bench.strength import (
+    _ranges,
+    load_records,
+    markdown,
+    parse_spec,
+    run_pairing,
+    summarise,
+    wilson,
+)
 from shared.games import get_game
 
 
@@ -89,3 +97,30 @@ def test_only_matches_of_the_current_rules_version_count(tmp_path: Path) -> None
     records = load_records(out)
     assert sorted(r["seed"] for r in records[1:]) == [0, 1, 2]
     assert {r["rules"] for r in records[1:]} == {"1"}  # the toy game's version
+
+
+def test_a_pairing_names_search_variants_and_records_them(tmp_path: Path) -> None:
+    assert parse_spec("ismcts:400+mo") == ("ismcts:400", "", {"multi_observer": True})
+    assert parse_spec("hard/r") == ("hard", "r", {})
+    for bad in ("ismcts:400+nope", "random+mo"):
+        with pytest.raises(ValueError):
+            parse_spec(bad)
+    out = tmp_path / "strength.jsonl"
+    run_pairing("toy", 2, "ismcts:8+mo", "ismcts:8", range(2), 1, out)
+    records = load_records(out)
+    assert [(r["a"], r["b"]) for r in records] == [("ismcts:8+mo", "ismcts:8")] * 2
+    with pytest.raises(ValueError, match="unknown search variant"):
+        run_pairing("toy", 2, "ismcts:8+typo", "ismcts:8", range(2), 1, out)
+    assert load_records(out) == records  # refused before playing anything
+
+
+def test_shared_firsts_count_half_in_the_score() -> None:
+    base = {"game": "g", "players": 2, "a": "ismcts:4+mo", "b": "ismcts:4"}
+    records = [{**base, "seed": 0, "first": True, "tie": True},
+               {**base, "seed": 1, "first": True, "tie": False},
+               {**base, "seed": 2, "first": False, "tie": False},
+               {**base, "seed": 3, "first": False, "tie": False}]
+    [line] = summarise(records)
+    lo, hi = wilson(1.5, 4)
+    assert "first=2 rate=0.500" in line and "ties=1 score=1.5 score_rate=0.375" in line
+    assert f"score_wilson95=[{lo:.3f}, {hi:.3f}]" in line

@@ -9,7 +9,13 @@ from typing import Any
 
 import pytest
 
-from shared.bot_catalogue import MAX_SECONDS, TIMED_SIMULATIONS, budget_for, budget_of_bot
+from shared.bot_catalogue import (
+    DECISION_TARGET_SECONDS,
+    MAX_SECONDS,
+    TIMED_SIMULATIONS,
+    budget_for,
+    budget_of_bot,
+)
 from shared.protocol import Game, Result, State, View
 from tests.worker.toygame import TOY, ToyGame, ToyState
 from worker.search import LEVELS, MAX_SIMULATIONS, SearchBudget, search_move
@@ -160,6 +166,20 @@ def test_a_time_budget_is_answered_inside_its_deadline(steps: list[float]) -> No
         assert stats["iterations"] == 1
 
 
+def test_a_time_budget_holds_when_iterations_slow_down() -> None:
+    # A machine that gets loaded mid-search: fast iterations, then every one 10x slower. The
+    # mean lags behind; predicting from the last iteration too still stops inside the budget.
+    state = TOY.new_state(4, {}, random.Random(2))
+    budget = budget_for(None, None, 0.25)
+    clock = SteppingClock([0.01] * 10 + [0.06] * 100)
+    stats: dict[str, Any] = {}
+    search_move(TOY, state.view(1), 1, budget, random.Random(0), stats, clock=clock)
+    assert stats["stopped"] == "time"
+    # The last clock reading (for ``elapsed``) adds one step after the last iteration. From
+    # the mean alone, the search would run one iteration more and end 0.02 s late.
+    assert stats["elapsed"] - 0.06 <= budget.time_cap + 1e-9
+
+
 def test_time_budgets_are_validated_and_stored() -> None:
     timed = budget_of_bot({"kind": "ismcts", "level": "timed", "seconds": 2.5})
     assert timed.time_cap == 2.5 and timed.simulations == TIMED_SIMULATIONS
@@ -199,6 +219,8 @@ def test_levels_and_ceiling() -> None:
     sims = [LEVELS[name].simulations for name in LEVELS]
     caps = [LEVELS[name].time_cap for name in LEVELS]
     assert sims == sorted(sims) and caps == sorted(caps) and sims[-1] <= MAX_SIMULATIONS
+    # hard's cap leaves room for the sampler's set-up inside issue #19's answer time.
+    assert LEVELS["hard"].time_cap < DECISION_TARGET_SECONDS
     with pytest.raises(ValueError):
         SearchBudget(0, 1.0)
 

@@ -169,3 +169,20 @@ def test_heuristic_playout_policies_play_legal_moves_to_the_end(game: Game) -> N
             move = policy(state, seat, rng)
             assert move in state.legal_moves(seat)
             state.apply(seat, move, rng)
+
+
+@pytest.mark.parametrize("multi_observer", [False, True])
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.id)
+def test_a_playout_past_the_deadline_is_abandoned(game: Game, multi_observer: bool) -> None:
+    # A clock that jumps far past the cap after its first reading: the first playout (every
+    # game's is longer than the clock's check interval) is abandoned, nothing is backed up,
+    # and the search still answers at once with a legal move of the seat.
+    readings = iter([0.0])
+    state = game.new_state(2, game.resolve_options({}), random.Random(3))
+    seat = state.to_move()[0]
+    stats: dict[str, Any] = {}
+    move = search_move(game, state.view(seat), seat, SearchBudget(1_000, 2.5),
+                       random.Random(0), stats, clock=lambda: next(readings, 100.0),
+                       multi_observer=multi_observer)
+    assert move in state.legal_moves(seat)
+    assert stats["stopped"] == "time" and stats["iterations"] == 0 and not stats["visits"]

@@ -20,6 +20,15 @@ seat.
 * Nodes where only one edge exists (forced or fully secret moves) do not count as the
   iteration's expansion, so the tree's depth is spent on real choices.
 
+Multiple-observer variant (``multi_observer=True``, Cowling, Powley & Whitehouse 2012, MO-ISMCTS):
+one tree per seat, each keyed on what *that* seat observes. A decision is selected by UCB1 in
+the tree of the seat making it, over its own moves seen whole, and every tree follows the
+move as its owner observes it. The others' secret choices are then searched as each of them
+would (modelled opponents who know their own cards) instead of drawn from the playout
+policy, while the searcher's tree still only learns what the searcher sees. A seat that acts
+later in a sequentialised simultaneous step sees the earlier picks only as its tree's one
+"secret" edge, so no tree learns a pick its owner could not see.
+
 Reward of a finished match per seat, in [0, 1]: ``0.5 * (n - rank) / (n - 1)`` plus
 ``0.5 * (score - min) / (max - min)`` (the second term 0.5 for all when all scores are equal).
 Rank dominates (first place is worth as much as the whole score spread) while the score term
@@ -38,7 +47,7 @@ from typing import Any
 from shared.protocol import Game, Move, Result, View
 from shared.rng import randbelow
 from worker.search.levels import SearchBudget
-from worker.search.policies import Policy, playout, policy_for
+from worker.search.policies import Policy, playout_until, policy_for
 
 EXPLORATION = 0.7  # UCB1 constant for rewards in [0, 1]; the usual ISMCTS choice (~1/sqrt 2)
 DECIDED_CHECK_EVERY = 16  # iterations between checks whether the root's choice is settled
@@ -84,12 +93,15 @@ def rewards(result: Result) -> list[float]:
 def search_move(game: Game, view: View, seat: int, budget: SearchBudget, rng: random.Random,
                 stats: dict[str, Any] | None = None, policy: Policy | None = None,
                 exploration: float = EXPLORATION, stop_when_decided: bool = True,
-                clock: Callable[[], float] = time.perf_counter) -> Move:
+                clock: Callable[[], float] = time.perf_counter,
+                multi_observer: bool = False) -> Move:
     """The move ISMCTS chooses for ``seat`` knowing only ``view``.
 
     Runs ``budget.simulations`` iterations or stops before the first iteration that would
-    end after ``budget.time_cap`` seconds (predicted from the mean iteration so far),
-    whichever comes first, and returns the most visited root move (a canonical legal move
+    end after ``budget.time_cap`` seconds (predicted as the slower of the mean iteration so
+    far and the last one),
+    whichever comes first (an iteration whose playout runs past the cap is abandoned:
+    ``policies.playout_until``), and returns the most visited root move (a canonical legal move
     of ``seat``): a time budget gets the best move found within it. Deterministic for a
     given ``rng`` state unless the time cap cuts the search. Errors propagate (the caller
     falls back to a random move).
@@ -97,7 +109,8 @@ def search_move(game: Game, view: View, seat: int, budget: SearchBudget, rng: ra
     root move can overtake the most visited one in the iterations left (``_decided``).
     ``stats``, if given, is filled with ``iterations``, ``elapsed``, ``stopped`` ("budget",
     "decided", "time" or "forced") and per-move ``visits`` and mean ``values``. ``clock``
-    (seconds) is the time source, for tests.
+    (seconds) is the time source, for tests. ``multi_observer`` searches one tree per seat
+    (MO-ISMCTS, see the module docstring) instead of the searcher's tree alone.
     """
     play = policy or policy_for(game)
     start = clock()
@@ -115,40 +128,55 @@ def search_move(game: Game, view: View, seat: int, budget: SearchBudget, rng: ra
         raise ValueError(f"seat {seat} has no legal move")
     stopped = "budget"
     root = Node(-1)
+    # MO-ISMCTS: every seat's own tree, the searcher's being ``root`` (its statistics decide).
+    roots = [root if other == seat else Node(-1) for other in range(sample.num_players)] \
+        if multi_observer else []
     iterations = 0
     if len(root_moves) == 1:
         stopped = "forced"
     else:
         state: Any = sample  # the first determinization is used too, not wasted
         simulations = budget.simulations
+        previous = start
         while iterations < simulations:
             if state is None:
-                # Stop before an iteration predicted (from the mean so far) to end past the
-                # deadline: a time budget is answered inside it with the best move so far.
+                # Stop before an iteration predicted to end past the deadline: a time budget
+                # is answered inside it with the best move so far. The prediction is the
+                # slower of the mean iteration and the last one, because on a loaded machine
+                # one iteration's wall time can jump far above the mean (bench_bot_wait).
                 now = clock()
-                if now + (now - start) / iterations > deadline:
+                if now + max((now - start) / iterations, now - previous) > deadline:
                     stopped = "time"
                     break
+                previous = now
                 if stop_when_decided and iterations % DECIDED_CHECK_EVERY == 0 and _decided(
                         root, simulations - iterations):
                     stopped = "decided"
                     break
                 state = draw(rng)
-            _iterate(state, root, seat, play, rng, exploration)
+            if multi_observer:
+                done = _iterate_multi(state, roots, seat, play, rng, exploration, deadline,
+                                      clock)
+            else:
+                done = _iterate(state, root, seat, play, rng, exploration, deadline, clock)
             state = None
+            if not done:  # its playout ran past the deadline: answer with what we have
+                stopped = "time"
+                break
             iterations += 1
     if stats is not None:
         stats.update(
             iterations=iterations, elapsed=clock() - start, stopped=stopped,
-            visits={key: root.children[key].visits for key in root_moves if key in root.children},
+            visits={key: root.children[key].visits for key in root_moves
+                    if key in root.children and root.children[key].visits},
             values={key: root.children[key].total / root.children[key].visits
-                    for key in root_moves if key in root.children},
+                    for key in root_moves if key in root.children and root.children[key].visits},
         )
     best_key = next(iter(root_moves))
     best = (-1, -1.0)
     for key in root_moves:  # legal-move order breaks exact ties: reproducible
         child = root.children.get(key)
-        if child is not None:
+        if child is not None and child.visits:  # an abandoned iteration's edge has none
             rank = (child.visits, child.total / child.visits)
             if rank > best:
                 best, best_key = rank, key
@@ -173,8 +201,9 @@ def _decided(root: Node, remaining: int) -> bool:
 
 
 def _iterate(state: Any, root: Node, seat: int, play: Policy, rng: random.Random,
-             exploration: float) -> None:
-    """One ISMCTS iteration on the determinization ``state`` (consumed)."""
+             exploration: float, deadline: float, clock: Callable[[], float]) -> bool:
+    """One ISMCTS iteration on the determinization ``state`` (consumed); false, with nothing
+    backed up, if its playout was abandoned at ``deadline``."""
     node = root
     path: list[Node] = []
     log = math.log
@@ -249,8 +278,96 @@ def _iterate(state: Any, root: Node, seat: int, play: Policy, rng: random.Random
         if expanded:
             break
         seats = state.to_move()
-    playout(state, play, rng)
+    if not playout_until(state, play, rng, deadline, clock):
+        return False
     reward = rewards(state.result())
     for edge in path:
         edge.visits += 1
         edge.total += reward[edge.actor]
+    return True
+
+
+def _iterate_multi(state: Any, roots: list[Node], seat: int, play: Policy, rng: random.Random,
+                   exploration: float, deadline: float, clock: Callable[[], float]) -> bool:
+    """One MO-ISMCTS iteration on ``state`` (consumed): ``roots[s]`` is seat ``s``'s tree.
+
+    The seat to act selects in its own tree, where its moves are distinct edges (it sees
+    them whole); every other tree steps along the edge its owner observes. The descent ends
+    after the first new edge in the acting seat's tree, as in ``_iterate`` (and like it,
+    returns false with nothing backed up if the playout was abandoned at ``deadline``).
+    """
+    nodes = list(roots)
+    paths: list[list[Node]] = [[] for _ in roots]
+    observers = range(len(roots))
+    log = math.log
+    sqrt = math.sqrt
+    seats = state.to_move()
+    while seats:
+        actor = seat if seat in seats else seats[0]
+        node = nodes[actor]
+        legal = state.legal_moves(actor)
+        if node.actor_at == actor and node.legal == legal:
+            groups = node.groups
+        else:
+            groups = {}
+            for key, move in state.observed_moves(actor, actor):
+                group = groups.get(key)
+                if group is None:
+                    groups[key] = [move]
+                else:
+                    group.append(move)
+            node.legal, node.groups, node.actor_at = list(legal), groups, actor
+        children = node.children
+        expanded = False
+        if len(groups) == 1:
+            key, group = next(iter(groups.items()))  # forced: no choice, no expansion
+            child = children.get(key)
+            if child is None:
+                child = children[key] = Node(actor)
+            child.avail += 1
+        else:
+            untried = [key for key in groups if key not in children]
+            if untried:
+                key = untried[randbelow(rng, len(untried))] if len(untried) > 1 else untried[0]
+                child = children[key] = Node(actor)
+                expanded = True
+                for other in groups:
+                    if other in children:
+                        children[other].avail += 1
+            else:
+                best_value = -1.0
+                key = ""
+                child = node
+                for candidate in groups:
+                    edge = children[candidate]
+                    edge.avail += 1
+                    value = edge.total / edge.visits + exploration * sqrt(
+                        log(edge.avail) / edge.visits)
+                    if value > best_value:
+                        best_value, key, child = value, candidate, edge
+            group = groups[key]
+        move = group[0] if len(group) == 1 else group[randbelow(rng, len(group))]
+        paths[actor].append(child)
+        nodes[actor] = child
+        for observer in observers:
+            if observer != actor:
+                seen = state.observe_move(actor, move, observer)
+                here = nodes[observer].children
+                step = here.get(seen)
+                if step is None:
+                    step = here[seen] = Node(actor)
+                step.avail += 1
+                paths[observer].append(step)
+                nodes[observer] = step
+        state.apply_legal(actor, move, rng)
+        if expanded:
+            break
+        seats = state.to_move()
+    if not playout_until(state, play, rng, deadline, clock):
+        return False
+    reward = rewards(state.result())
+    for path in paths:
+        for edge in path:
+            edge.visits += 1
+            edge.total += reward[edge.actor]
+    return True

@@ -8,10 +8,13 @@ whether the search should use them (``Game.playout_policy``): this module names 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from shared.protocol import Game, Move, Policy, State
 
-__all__ = ["Policy", "heuristic_for", "playout", "policy_for", "random_policy"]
+__all__ = ["Policy", "heuristic_for", "playout", "playout_until", "policy_for", "random_policy"]
+
+CLOCK_EVERY = 32  # playout moves between two readings of the clock in ``playout_until``
 
 
 def random_policy(state: State, seat: int, rng: random.Random) -> Move:
@@ -35,5 +38,22 @@ def playout(state: State, policy: Policy, rng: random.Random) -> None:
         seats = state.to_move()
         if not seats:
             return
+        seat = seats[0]
+        state.apply_legal(seat, policy(state, seat, rng), rng)
+
+
+def playout_until(state: State, policy: Policy, rng: random.Random, deadline: float,
+                  clock: Callable[[], float]) -> bool:
+    """``playout``, abandoned (returning false, ``state`` left mid-match) once ``clock()``
+    passes ``deadline``: a search's time cap then holds even when one playout takes far
+    longer than the others (a long match, or a loaded machine that stops the process)."""
+    moves = 0
+    while True:
+        seats = state.to_move()
+        if not seats:
+            return True
+        moves += 1
+        if moves % CLOCK_EVERY == 0 and clock() > deadline:
+            return False
         seat = seats[0]
         state.apply_legal(seat, policy(state, seat, rng), rng)
