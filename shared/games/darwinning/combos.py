@@ -102,6 +102,62 @@ def enumerate_combos(pool: list[int]) -> list[Combo]:
     return found
 
 
+_ORDERS: dict[tuple[int, ...], tuple[list[int], list[int]]] = {}
+
+
+def _orders(key: tuple[int, ...]) -> tuple[list[int], list[int]]:
+    """The order in which the enumeration meets the values and the colours of a sorted pool
+    (first appearance; a joker stands for value 0 and every colour after the cards)."""
+    found = _ORDERS.get(key)
+    if found is not None:
+        return found
+    if len(_ORDERS) >= _CACHE_LIMIT:
+        _ORDERS.clear()
+    values: list[int] = []
+    colours: list[int] = []
+    for c in key:
+        value = VALUE[c]
+        if value not in values:
+            values.append(value)
+        if c in JOKERS:
+            for colour in range(len(COLOURS)):
+                if colour not in colours:
+                    colours.append(colour)
+        elif COLOUR[c] not in colours:
+            colours.append(COLOUR[c])
+    found = _ORDERS[key] = (values, colours)
+    return found
+
+
+def remember_after_play(before: tuple[int, ...], after: list[int]) -> None:
+    """Cache the combinations of ``after`` (a sorted pool ``before`` less the cards just
+    played) by filtering those of ``before``, when it is cached: a hand's next enumeration
+    then costs a filter instead of a search.
+
+    Both enumerations list their combinations section by section (singles, equal values,
+    straights, flushes), each in an order fixed by the pool's value and colour orders
+    (``_orders``) and otherwise lexicographic, which dropping cards preserves. So the filtered
+    list is exactly what ``enumerate_combos(after)`` would build, provided both pools take
+    the same path (jokers or none) and dropping the cards did not reorder a value or a colour
+    that is left; otherwise nothing is cached and the enumeration runs as before.
+    """
+    found = _CACHE.get(before)
+    if found is None or not after:
+        return
+    key = tuple(sorted(after))
+    if key in _CACHE or JOKERS.isdisjoint(key) != JOKERS.isdisjoint(before):
+        return
+    values, colours = _orders(key)
+    old_values, old_colours = _orders(before)
+    if [v for v in old_values if v in values] != values or \
+            [c for c in old_colours if c in colours] != colours:
+        return
+    gone = set(before).difference(key)
+    if len(_CACHE) >= _CACHE_LIMIT:
+        _CACHE.clear()
+    _CACHE[key] = [combo for combo in found if gone.isdisjoint(combo[0])]
+
+
 def _plain_combos(cards: tuple[int, ...]) -> list[Combo]:
     """``enumerate_combos`` for a pool without jokers (most hands): no namings to try."""
     out: list[Combo] = [((c,), (), SINGLE, VALUE[c]) for c in cards]
@@ -141,36 +197,53 @@ def _plain_combos(cards: tuple[int, ...]) -> list[Combo]:
 
 
 def _joker_combos(pool: list[int]) -> list[Combo]:
+    """``enumerate_combos`` for a pool with a joker: each joker once per colour it may be
+    named. Items are ``(card, colour)`` in the order of the sorted pool, so every group and
+    every ``combinations`` of one is already sorted as ``_combo`` would sort it (straights,
+    drawn from three groups, are sorted by card: their cards differ)."""
     variants = _variants(pool)
     by_value: dict[int, list[tuple[int, int]]] = {}
     by_colour: dict[int, list[tuple[int, int]]] = {}
     for item in variants:
         by_value.setdefault(VALUE[item[0]], []).append(item)
         by_colour.setdefault(item[1], []).append(item)
-    out: list[Combo] = [_combo((item,), SINGLE) for item in variants]
-    for group in by_value.values():
-        if len(group) < 2:
+    out: list[Combo] = [((c, ), (col, ) if c in JOKERS else (), SINGLE, VALUE[c])
+                        for c, col in variants]
+    for value, group in by_value.items():
+        count = len(group)
+        if count < 2:
             continue
         for size, rank in ((2, PAIR), (3, THREE), (4, FOUR)):
+            if count < size:
+                break
             for items in combinations(group, size):
-                if len({c for c, _ in items}) == size:
-                    out.append(_combo(items, rank))
+                cards = tuple([c for c, _ in items])
+                if len(set(cards)) == size:
+                    out.append((cards, tuple([col for c, col in items if c in JOKERS]), rank,
+                                size * value))
     for low in range(0, 14):
-        for a in by_value.get(low, ()):
-            for b in by_value.get(low + 1, ()):
-                for c in by_value.get(low + 2, ()):
+        lows, mids, highs = by_value.get(low), by_value.get(low + 1), by_value.get(low + 2)
+        if not lows or not mids or not highs:
+            continue
+        total = 3 * low + 3
+        for a in lows:
+            for b in mids:
+                for c in highs:
                     rank = STRAIGHT_FLUSH if a[1] == b[1] == c[1] else STRAIGHT
-                    out.append(_combo((a, b, c), rank))
+                    items = sorted((a, b, c))
+                    out.append((tuple([card for card, _ in items]),
+                                tuple([col for card, col in items if card in JOKERS]), rank,
+                                total))
     for group in by_colour.values():
         for items in combinations(group, 3):
-            if len({c for c, _ in items}) < 3:
+            cards = tuple([c for c, _ in items])
+            if len(set(cards)) < 3:
                 continue
-            values = sorted(VALUE[c] for c, _ in items)
-            if values[0] + 1 == values[1] and values[1] + 1 == values[2]:
-                continue  # a straight flush, listed above
-            if values[0] == values[2]:
-                continue
-            out.append(_combo(items, FLUSH))
+            x, y, z = sorted((VALUE[cards[0]], VALUE[cards[1]], VALUE[cards[2]]))
+            if (x + 1 == y and y + 1 == z) or x == z:
+                continue  # a straight flush (listed above); three equal values
+            out.append((cards, tuple([col for c, col in items if c in JOKERS]), FLUSH,
+                        x + y + z))
     return out
 
 

@@ -277,6 +277,11 @@ class DarwinningState(State):
         return events
 
     def random_move(self, seat: int, rng: random.Random) -> Move:
+        """``legal_moves(seat)[randbelow(rng, n)]``: the same move for the same rng, in a
+        trick without building every move."""
+        if (self.phase == "trick" and not self.queue and self.turn == seat
+                and self._legal_key != (self._version, seat)):
+            return tricks.random_play(self, seat, rng)
         moves = self.legal_moves(seat)
         return moves[randbelow(rng, len(moves))]
 
