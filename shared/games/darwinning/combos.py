@@ -230,9 +230,9 @@ def _joker_combos(pool: list[int]) -> list[Combo]:
             for b in mids:
                 for c in highs:
                     rank = STRAIGHT_FLUSH if a[1] == b[1] == c[1] else STRAIGHT
-                    items = sorted((a, b, c))
-                    out.append((tuple([card for card, _ in items]),
-                                tuple([col for card, col in items if card in JOKERS]), rank,
+                    ordered = sorted((a, b, c))
+                    out.append((tuple([card for card, _ in ordered]),
+                                tuple([col for card, col in ordered if card in JOKERS]), rank,
                                 total))
     for group in by_colour.values():
         for items in combinations(group, 3):
