@@ -82,80 +82,15 @@ def _combo(items: tuple[tuple[int, int], ...], rank: int) -> Combo:
     return cards, names, rank, sum(VALUE[c] for c in cards)
 
 
-_CACHE: dict[tuple[int, ...], list[Combo]] = {}
-_CACHE_LIMIT = 50_000
-
-
 def enumerate_combos(pool: list[int]) -> list[Combo]:
     """Every combination (with joker namings) that can be formed from ``pool``, each once.
 
-    Playouts ask for the same hands again and again, so answers are cached by hand (the
-    lists are shared: callers must not change them).
+    Not cached: a playout's hands are new at almost every call (a random deal, then one
+    play less), and a cache of them only kept millions of tuples alive for the garbage
+    collector to walk (``bench.bench_engine_speed`` measured it a third slower with one).
     """
     key = tuple(sorted(pool))
-    found = _CACHE.get(key)
-    if found is None:
-        if len(_CACHE) >= _CACHE_LIMIT:
-            _CACHE.clear()
-        found = _CACHE[key] = (_plain_combos(key) if JOKERS.isdisjoint(key)
-                               else _joker_combos(list(key)))
-    return found
-
-
-_ORDERS: dict[tuple[int, ...], tuple[list[int], list[int]]] = {}
-
-
-def _orders(key: tuple[int, ...]) -> tuple[list[int], list[int]]:
-    """The order in which the enumeration meets the values and the colours of a sorted pool
-    (first appearance; a joker stands for value 0 and every colour after the cards)."""
-    found = _ORDERS.get(key)
-    if found is not None:
-        return found
-    if len(_ORDERS) >= _CACHE_LIMIT:
-        _ORDERS.clear()
-    values: list[int] = []
-    colours: list[int] = []
-    for c in key:
-        value = VALUE[c]
-        if value not in values:
-            values.append(value)
-        if c in JOKERS:
-            for colour in range(len(COLOURS)):
-                if colour not in colours:
-                    colours.append(colour)
-        elif COLOUR[c] not in colours:
-            colours.append(COLOUR[c])
-    found = _ORDERS[key] = (values, colours)
-    return found
-
-
-def remember_after_play(before: tuple[int, ...], after: list[int]) -> None:
-    """Cache the combinations of ``after`` (a sorted pool ``before`` less the cards just
-    played) by filtering those of ``before``, when it is cached: a hand's next enumeration
-    then costs a filter instead of a search.
-
-    Both enumerations list their combinations section by section (singles, equal values,
-    straights, flushes), each in an order fixed by the pool's value and colour orders
-    (``_orders``) and otherwise lexicographic, which dropping cards preserves. So the filtered
-    list is exactly what ``enumerate_combos(after)`` would build, provided both pools take
-    the same path (jokers or none) and dropping the cards did not reorder a value or a colour
-    that is left; otherwise nothing is cached and the enumeration runs as before.
-    """
-    found = _CACHE.get(before)
-    if found is None or not after:
-        return
-    key = tuple(sorted(after))
-    if key in _CACHE or JOKERS.isdisjoint(key) != JOKERS.isdisjoint(before):
-        return
-    values, colours = _orders(key)
-    old_values, old_colours = _orders(before)
-    if [v for v in old_values if v in values] != values or \
-            [c for c in old_colours if c in colours] != colours:
-        return
-    gone = set(before).difference(key)
-    if len(_CACHE) >= _CACHE_LIMIT:
-        _CACHE.clear()
-    _CACHE[key] = [combo for combo in found if gone.isdisjoint(combo[0])]
+    return _plain_combos(key) if JOKERS.isdisjoint(key) else _joker_combos(list(key))
 
 
 def _plain_combos(cards: tuple[int, ...]) -> list[Combo]:

@@ -15,7 +15,7 @@ from shared.protocol import Event, Move
 from shared.rng import randbelow
 
 from .cards import CHAIN
-from .combos import SINGLE, Combo, beats, classify, enumerate_combos, remember_after_play
+from .combos import SINGLE, Combo, beats, classify, enumerate_combos
 from .model import move_on_chain
 
 if TYPE_CHECKING:
@@ -74,13 +74,7 @@ def _two_player(st: DarwinningState, seat: int
                 ) -> list[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]]:
     """Two players (D-11.2): any combination, dummy cards allowed with one hand card at least."""
     hand = st.hands[seat]
-    key = (tuple(sorted(hand)), tuple(sorted(st.dummy_cards)), st.edition)
-    plays = _TWO_PLAYER.get(key)
-    if plays is None:
-        if len(_TWO_PLAYER) >= 20_000:
-            _TWO_PLAYER.clear()
-        plays = _TWO_PLAYER[key] = _two_player_plays(hand, st.dummy_cards, st.edition)
-    return plays
+    return _two_player_plays(hand, st.dummy_cards, st.edition)
 
 
 def _two_player_move(st: DarwinningState,
@@ -94,13 +88,10 @@ def _two_player_move(st: DarwinningState,
     return move
 
 
-_TWO_PLAYER: dict[tuple[tuple[int, ...], tuple[int, ...], str], list[
-    tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]]] = {}
-
-
 def _two_player_plays(hand: list[int], dummy_cards: list[int], edition: str
                       ) -> list[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]]:
-    """(hand part, dummy part, joker names) of every two-player play (cached by hand)."""
+    """(hand part, dummy part, joker names) of every two-player play (not cached, as
+    ``enumerate_combos``: playouts seldom meet a hand twice)."""
     dummy = set(dummy_cards)
     plays = []
     seen: set[tuple[int, ...]] = set()
@@ -148,11 +139,8 @@ def apply_play(st: DarwinningState, seat: int, move: Move, rng: random.Random,
                events: list[Event]) -> None:
     cards = list(move["cards"])
     hand = st.hands[seat]
-    before = tuple(sorted(hand))
     for c in cards:
         hand.remove(c)
-    if st.num_players > 2:
-        remember_after_play(before, hand)
     st.played[seat] += len(cards)
     used = list(move.get("dummy", []))
     names = list(move.get("jokers", []))
@@ -193,21 +181,10 @@ def apply_announce(st: DarwinningState, seat: int, move: Move, rng: random.Rando
     resolve(st, rng, events)
 
 
-_CLASSIFIED: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, int]] = {}
-
-
 def _score_play(st: DarwinningState, play: dict) -> None:
     cards = tuple(sorted(play["cards"] + play["dummy"]))
-    names = tuple(play["jokers"])
-    key = (cards, names)
-    found = _CLASSIFIED.get(key)  # a pure function of the cards: playouts repeat them
-    if found is None:
-        rank_sum = classify(cards, names)
-        assert rank_sum is not None
-        if len(_CLASSIFIED) >= 50_000:
-            _CLASSIFIED.clear()
-        found = _CLASSIFIED[key] = rank_sum
-    rank_sum = found
+    rank_sum = classify(cards, tuple(play["jokers"]))
+    assert rank_sum is not None
     play["rank"], play["sum"] = rank_sum
     if st.num_players > 2 or st.edition == "1.7":
         best = st.trick[st.best] if st.best >= 0 else None
