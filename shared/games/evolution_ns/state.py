@@ -67,11 +67,11 @@ class NSState(State):
         """N-2: shuffle, remove 40 cards with two players, one species each, random first."""
         st = cls(players, quick)
         st.deck = list(range(DECK_SIZE))
-        rng.shuffle(st.deck)
+        shuffle(rng, st.deck)  # shared.rng: the same order as rng.shuffle, sooner
         if players == 2:
             st.removed = [st.deck.pop() for _ in range(TWO_PLAYER_REMOVED)]
         st.species = [[Species()] for _ in range(players)]
-        st.first = rng.randrange(players)
+        st.first = randbelow(rng, players)  # exactly rng.randrange(players)
         events: list[Event] = [{"type": "setup", "players": players, "first": st.first,
                                 "quick": quick}]
         st.start_round(events, rng)
