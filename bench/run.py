@@ -1,6 +1,7 @@
 """``make bench``: every quick benchmark in turn, each printing its figures and its command.
 
-Engine random-play rates (one core), ISMCTS simulation rates against playout rates, the
+Engine random-play rates (one core), Darwinning! and Evolution (North Star) playouts and
+`medium` decisions with the load average, ISMCTS simulation rates against playout rates, the
 queue overhead of a bot reply, the searches of a bot-only draft, the bots' answer
 times (plain sources against the compiled build) through the real service and
 tournament throughput (one and two workers) with the reply latency while a tournament runs,
@@ -18,6 +19,7 @@ BENCHES = [
     ["bench.bench_evolution", "--seconds", "10"],
     ["bench.bench_evolution_ns", "--seconds", "10"],
     ["bench.bench_darwinning", "--seconds", "10"],
+    ["bench.bench_engine_speed", "--seconds", "5", "--positions", "2"],
     ["bench.bench_search", "--players", "4", "--seconds", "3"],
     ["bench.bench_sims_builds", "--players", "2", "--seconds", "1", "--rounds", "3"],
     ["bench.bench_latency", "--samples", "200"],

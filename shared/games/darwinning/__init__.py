@@ -11,6 +11,7 @@ difference at once (the table in the rules reference, D-13). Modules: ``cards`` 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from shared.games import register
@@ -54,6 +55,13 @@ class DarwinningGame(Game):
         from .views import sample_from_view
 
         return sample_from_view(view, seat, rng)
+
+    def sampler(self, view: View, seat: int) -> Callable[[random.Random], State]:
+        # The view's known part is worked out once; each sample copies it and deals.
+        from .views import sample_with_plan, sampling_plan
+
+        plan = sampling_plan(view, seat)
+        return lambda rng: sample_with_plan(plan, rng)
 
     def greedy_value(self, state: State, seat: int) -> float:
         """Score now (D-9.2), plus the population change the era's food and bites promise

@@ -82,24 +82,15 @@ def _combo(items: tuple[tuple[int, int], ...], rank: int) -> Combo:
     return cards, names, rank, sum(VALUE[c] for c in cards)
 
 
-_CACHE: dict[tuple[int, ...], list[Combo]] = {}
-_CACHE_LIMIT = 50_000
-
-
 def enumerate_combos(pool: list[int]) -> list[Combo]:
     """Every combination (with joker namings) that can be formed from ``pool``, each once.
 
-    Playouts ask for the same hands again and again, so answers are cached by hand (the
-    lists are shared: callers must not change them).
+    Not cached: a playout's hands are new at almost every call (a random deal, then one
+    play less), and a cache of them only kept millions of tuples alive for the garbage
+    collector to walk (``bench.bench_engine_speed`` measured it a third slower with one).
     """
     key = tuple(sorted(pool))
-    found = _CACHE.get(key)
-    if found is None:
-        if len(_CACHE) >= _CACHE_LIMIT:
-            _CACHE.clear()
-        found = _CACHE[key] = (_plain_combos(key) if JOKERS.isdisjoint(key)
-                               else _joker_combos(list(key)))
-    return found
+    return _plain_combos(key) if JOKERS.isdisjoint(key) else _joker_combos(list(key))
 
 
 def _plain_combos(cards: tuple[int, ...]) -> list[Combo]:
@@ -141,36 +132,53 @@ def _plain_combos(cards: tuple[int, ...]) -> list[Combo]:
 
 
 def _joker_combos(pool: list[int]) -> list[Combo]:
+    """``enumerate_combos`` for a pool with a joker: each joker once per colour it may be
+    named. Items are ``(card, colour)`` in the order of the sorted pool, so every group and
+    every ``combinations`` of one is already sorted as ``_combo`` would sort it (straights,
+    drawn from three groups, are sorted by card: their cards differ)."""
     variants = _variants(pool)
     by_value: dict[int, list[tuple[int, int]]] = {}
     by_colour: dict[int, list[tuple[int, int]]] = {}
     for item in variants:
         by_value.setdefault(VALUE[item[0]], []).append(item)
         by_colour.setdefault(item[1], []).append(item)
-    out: list[Combo] = [_combo((item,), SINGLE) for item in variants]
-    for group in by_value.values():
-        if len(group) < 2:
+    out: list[Combo] = [((c, ), (col, ) if c in JOKERS else (), SINGLE, VALUE[c])
+                        for c, col in variants]
+    for value, group in by_value.items():
+        count = len(group)
+        if count < 2:
             continue
         for size, rank in ((2, PAIR), (3, THREE), (4, FOUR)):
+            if count < size:
+                break
             for items in combinations(group, size):
-                if len({c for c, _ in items}) == size:
-                    out.append(_combo(items, rank))
+                cards = tuple([c for c, _ in items])
+                if len(set(cards)) == size:
+                    out.append((cards, tuple([col for c, col in items if c in JOKERS]), rank,
+                                size * value))
     for low in range(0, 14):
-        for a in by_value.get(low, ()):
-            for b in by_value.get(low + 1, ()):
-                for c in by_value.get(low + 2, ()):
+        lows, mids, highs = by_value.get(low), by_value.get(low + 1), by_value.get(low + 2)
+        if not lows or not mids or not highs:
+            continue
+        total = 3 * low + 3
+        for a in lows:
+            for b in mids:
+                for c in highs:
                     rank = STRAIGHT_FLUSH if a[1] == b[1] == c[1] else STRAIGHT
-                    out.append(_combo((a, b, c), rank))
+                    ordered = sorted((a, b, c))
+                    out.append((tuple([card for card, _ in ordered]),
+                                tuple([col for card, col in ordered if card in JOKERS]), rank,
+                                total))
     for group in by_colour.values():
         for items in combinations(group, 3):
-            if len({c for c, _ in items}) < 3:
+            cards = tuple([c for c, _ in items])
+            if len(set(cards)) < 3:
                 continue
-            values = sorted(VALUE[c] for c, _ in items)
-            if values[0] + 1 == values[1] and values[1] + 1 == values[2]:
-                continue  # a straight flush, listed above
-            if values[0] == values[2]:
-                continue
-            out.append(_combo(items, FLUSH))
+            x, y, z = sorted((VALUE[cards[0]], VALUE[cards[1]], VALUE[cards[2]]))
+            if (x + 1 == y and y + 1 == z) or x == z:
+                continue  # a straight flush (listed above); three equal values
+            out.append((cards, tuple([col for c, col in items if c in JOKERS]), FLUSH,
+                        x + y + z))
     return out
 
 

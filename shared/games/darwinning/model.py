@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from .cards import (
+    ENV_ICON,
     MUTATION,
     PRINTED_SLOTS,
     SCORE_HIGH,
@@ -74,9 +75,10 @@ class Board:
         return SPECIES_ENVS[self.species]
 
     def environments(self) -> set[int]:
-        from .cards import ENV_ICON
-
-        return set(self.printed_envs) | {ENV_ICON[c] for c in self.adapted}
+        envs = set(SPECIES_ENVS[self.species])
+        for card in self.adapted:
+            envs.add(ENV_ICON[card])
+        return envs
 
     @staticmethod
     def slot_ability(entry: int | None) -> int:
@@ -86,9 +88,13 @@ class Board:
 
     def abilities(self) -> set[int]:
         """Every ability this species has now (slots, and the stolen card if Mutation is held)."""
-        held = {self.slot_ability(e) for e in self.slots if e is not None}
-        if self.stolen is not None and MUTATION in held:
-            held.add(VALUE[self.stolen])
+        held: set[int] = set()
+        for entry in self.slots:  # slot_ability inlined: playouts ask this very often
+            if entry is not None:
+                held.add(-entry if entry < 0 else VALUE[entry])
+        stolen = self.stolen
+        if stolen is not None and MUTATION in held:
+            held.add(VALUE[stolen])
         return held
 
     def has(self, ability: int) -> bool:

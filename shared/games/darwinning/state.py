@@ -15,7 +15,7 @@ import random
 from typing import Any
 
 from shared.protocol import Event, IllegalMove, Move, NotYourTurn, Result, State, View
-from shared.rng import randbelow
+from shared.rng import randbelow, shuffle
 
 from . import survival, tricks, upgrades, views
 from .cards import (
@@ -86,7 +86,7 @@ class DarwinningState(State):
         """D-2.1: random species boards; D-11.1: the dummy for two players; era 1 starts."""
         st = cls(players, edition, eras)
         species = list(range(len(SPECIES)))
-        rng.shuffle(species)
+        shuffle(rng, species)
         st.boards = [Board(species[s]) for s in range(players)]
         st.deck = list(range(CARD_COUNT))
         if players == 2:
@@ -277,6 +277,11 @@ class DarwinningState(State):
         return events
 
     def random_move(self, seat: int, rng: random.Random) -> Move:
+        """``legal_moves(seat)[randbelow(rng, n)]``: the same move for the same rng, in a
+        trick without building every move."""
+        if (self.phase == "trick" and not self.queue and self.turn == seat
+                and self._legal_key != (self._version, seat)):
+            return tricks.random_play(self, seat, rng)
         moves = self.legal_moves(seat)
         return moves[randbelow(rng, len(moves))]
 
@@ -334,7 +339,7 @@ class DarwinningState(State):
             self.discard = []
             self.hidden = [[] for _ in range(self.num_players)]
             self.reshuffled = True
-            rng.shuffle(pile)
+            shuffle(rng, pile)
             self.deck = pile
         return self.deck.pop()
 
@@ -349,7 +354,7 @@ class DarwinningState(State):
         self.discard = []
         self.hidden = [[] for _ in range(self.num_players)]
         self.secret_counts = [0] * self.num_players
-        rng.shuffle(self.deck)
+        shuffle(rng, self.deck)  # shared.rng: the same order as rng.shuffle, sooner
         self.played = [0] * self.num_players
         self.dealt = [0] * self.num_players
         self.reshuffled = False

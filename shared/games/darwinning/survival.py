@@ -74,8 +74,11 @@ def targets(st: DarwinningState, who: int) -> list[int]:
     for t in others:
         if t == who or t in done:
             continue
-        b, prey = _entity(st, t)
-        if can_eat(a, eater, b, prey):
+        # D-10.1's reach first: most species are out of reach, so their abilities are not
+        # worked out (``can_eat`` decides alike, it only needs them within reach).
+        b = st.dummy_pos if t == DUMMY else st.boards[t].position
+        assert b is not None
+        if b <= a + 2 and can_eat(a, eater, b, _entity(st, t)[1]):
             out.append(t)
     return out
 

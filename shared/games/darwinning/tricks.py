@@ -12,9 +12,10 @@ import random
 from typing import TYPE_CHECKING
 
 from shared.protocol import Event, Move
+from shared.rng import randbelow
 
 from .cards import CHAIN
-from .combos import SINGLE, beats, enumerate_combos
+from .combos import SINGLE, Combo, beats, classify, enumerate_combos
 from .model import move_on_chain
 
 if TYPE_CHECKING:
@@ -31,45 +32,66 @@ def _move(cards: tuple[int, ...], names: tuple[int, ...], dummy: tuple[int, ...]
     return move
 
 
+def _playable(st: DarwinningState, seat: int) -> list[Combo]:
+    """D-4.1 (three or more players): the combinations of ``seat``'s hand it may play now."""
+    combos = enumerate_combos(st.hands[seat])
+    if st.best < 0:
+        return combos
+    best = st.trick[st.best]
+    best_rank: int = best["rank"]
+    best_sum: int = best["sum"]
+    # ``beats`` inlined: a single, a higher rank, or the same rank with an equal or higher sum
+    return [combo for combo in combos
+            if combo[2] == SINGLE or combo[2] > best_rank
+            or (combo[2] == best_rank and combo[3] >= best_sum)]
+
+
+def _play_move(combo: Combo) -> Move:
+    move: Move = {"type": "play", "cards": list(combo[0])}
+    if combo[1]:
+        move["jokers"] = list(combo[1])
+    return move
+
+
+def random_play(st: DarwinningState, seat: int, rng: random.Random) -> Move:
+    """``play_moves(st, seat)[randbelow(rng, n)]``, building one move instead of all of them
+    (playouts spend most of their steps here)."""
+    if st.num_players > 2:
+        playable = _playable(st, seat)
+        return _play_move(playable[randbelow(rng, len(playable))])
+    plays = _two_player(st, seat)
+    return _two_player_move(st, plays[randbelow(rng, len(plays))])
+
+
 def play_moves(st: DarwinningState, seat: int) -> list[Move]:
     """D-4.1 / D-11.2: the combinations ``seat`` may play now."""
-    hand = st.hands[seat]
     if st.num_players > 2:
-        combos = enumerate_combos(hand)
-        best = st.trick[st.best] if st.best >= 0 else None
-        moves = []
-        for cards, names, rank, total in combos:
-            if best is None or rank == SINGLE or beats(rank, total, best["rank"], best["sum"]):
-                move: Move = {"type": "play", "cards": list(cards)}
-                if names:
-                    move["jokers"] = list(names)
-                moves.append(move)
-        return moves
-    # Two players (D-11.2): any combination, dummy cards allowed with one hand card at least.
-    key = (tuple(sorted(hand)), tuple(sorted(st.dummy_cards)), st.edition)
-    plays = _TWO_PLAYER.get(key)
-    if plays is None:
-        if len(_TWO_PLAYER) >= 20_000:
-            _TWO_PLAYER.clear()
-        plays = _TWO_PLAYER[key] = _two_player_plays(hand, st.dummy_cards, st.edition)
-    if st.edition == "1.7":
-        moves = []
-        for own, used, names in plays:
-            move = {"type": "play", "cards": list(own), "dummy": list(used)}
-            if names:
-                move["jokers"] = list(names)
-            moves.append(move)
-        return moves
-    return [{"type": "play", "cards": list(own)} for own, _, _ in plays]
+        return [_play_move(combo) for combo in _playable(st, seat)]
+    return [_two_player_move(st, play) for play in _two_player(st, seat)]
 
 
-_TWO_PLAYER: dict[tuple[tuple[int, ...], tuple[int, ...], str], list[
-    tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]]] = {}
+def _two_player(st: DarwinningState, seat: int
+                ) -> list[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]]:
+    """Two players (D-11.2): any combination, dummy cards allowed with one hand card at least."""
+    hand = st.hands[seat]
+    return _two_player_plays(hand, st.dummy_cards, st.edition)
+
+
+def _two_player_move(st: DarwinningState,
+                     play: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]) -> Move:
+    own, used, names = play
+    if st.edition != "1.7":
+        return {"type": "play", "cards": list(own)}
+    move: Move = {"type": "play", "cards": list(own), "dummy": list(used)}
+    if names:
+        move["jokers"] = list(names)
+    return move
 
 
 def _two_player_plays(hand: list[int], dummy_cards: list[int], edition: str
                       ) -> list[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]]:
-    """(hand part, dummy part, joker names) of every two-player play (cached by hand)."""
+    """(hand part, dummy part, joker names) of every two-player play (not cached, as
+    ``enumerate_combos``: playouts seldom meet a hand twice)."""
     dummy = set(dummy_cards)
     plays = []
     seen: set[tuple[int, ...]] = set()
@@ -160,8 +182,6 @@ def apply_announce(st: DarwinningState, seat: int, move: Move, rng: random.Rando
 
 
 def _score_play(st: DarwinningState, play: dict) -> None:
-    from .combos import classify
-
     cards = tuple(sorted(play["cards"] + play["dummy"]))
     rank_sum = classify(cards, tuple(play["jokers"]))
     assert rank_sum is not None

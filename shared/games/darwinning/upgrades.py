@@ -20,12 +20,19 @@ if TYPE_CHECKING:
     from .state import DarwinningState
 
 
-def held_elsewhere(board: Board, slot: int) -> set[int]:
-    """Abilities the board keeps if ``slot`` is replaced (D-6.4: no two copies)."""
-    held = {Board.slot_ability(e) for k, e in enumerate(board.slots) if k != slot and e is not None}
-    if board.stolen is not None and MUTATION in held:
-        held.add(VALUE[board.stolen])
-    return held
+def blocked_by_slot(board: Board) -> list[set[int]]:
+    """Per slot, the abilities the board keeps if that slot is replaced (D-6.4: no two
+    copies): the other slots' abilities, and the stolen card's while Mutation stays."""
+    abilities = [0 if entry is None else (-entry if entry < 0 else VALUE[entry])
+                 for entry in board.slots]
+    stolen = -1 if board.stolen is None else VALUE[board.stolen]
+    blocked = []
+    for slot in range(len(abilities)):
+        held = {a for k, a in enumerate(abilities) if k != slot and a}
+        if stolen >= 0 and MUTATION in held:
+            held.add(stolen)
+        blocked.append(held)
+    return blocked
 
 
 def uses(st: DarwinningState, board: Board, card: int, kind: str = "upgrade",
@@ -33,7 +40,7 @@ def uses(st: DarwinningState, board: Board, card: int, kind: str = "upgrade",
     """Every way ``card`` may upgrade ``board`` (D-6.1-D-6.5). ``blocked`` (the abilities
     kept beside each place) and ``envs`` may be passed in when asking for many cards."""
     if blocked is None:
-        blocked = [held_elsewhere(board, slot) for slot in range(SLOTS)]
+        blocked = blocked_by_slot(board)
     if envs is None:
         envs = board.environments()
     moves: list[Move] = []
@@ -55,7 +62,7 @@ def uses(st: DarwinningState, board: Board, card: int, kind: str = "upgrade",
 
 def upgrade_moves(st: DarwinningState, seat: int, cards: list[int]) -> list[Move]:
     board = st.boards[seat]
-    blocked = [held_elsewhere(board, slot) for slot in range(SLOTS)]
+    blocked = blocked_by_slot(board)
     envs = board.environments()
     moves: list[Move] = [{"type": "no_upgrade"}]
     for card in sorted(set(cards)):
@@ -65,7 +72,7 @@ def upgrade_moves(st: DarwinningState, seat: int, cards: list[int]) -> list[Move
 
 def pick_moves(st: DarwinningState, target: int) -> list[Move]:
     board = st.boards[target]
-    blocked = [held_elsewhere(board, slot) for slot in range(SLOTS)]
+    blocked = blocked_by_slot(board)
     envs = board.environments()
     moves: list[Move] = []
     for card in sorted(set(st.discard)):

@@ -74,9 +74,20 @@ def _hand_floor(st: DarwinningState, s: int) -> tuple[int, int | None]:
     return 1, None
 
 
+#: What a determinization takes from a view before any randomness: the state with every
+#: public and own part loaded, the unseen cards, and per other seat (seat, cards left of its
+#: deal, possible carried counts, whether it has kept this era).
+Plan = tuple["DarwinningState", list[int], list[tuple[int, int, list[int], bool]]]
+
+
 def sample_from_view(view: View, seat: int | None, rng: random.Random) -> DarwinningState:
     """A full state matching ``view``: unseen cards dealt at random to the other hands, the
     face-down discards and the deck, with hand sizes drawn among those the view allows."""
+    return sample_with_plan(sampling_plan(view, seat), rng, fresh=False)
+
+
+def sampling_plan(view: View, seat: int | None) -> Plan:
+    """The view's known part, worked out once for many samples (``Game.sampler``)."""
     from .state import DarwinningState
 
     n = view["players"]
@@ -110,6 +121,14 @@ def sample_from_view(view: View, seat: int | None, rng: random.Random) -> Darwin
         if not options:
             raise ValueError("view is inconsistent with the hand counts")
         entries.append((s, base, options, _kept_done(st, s)))
+    return st, pool, entries
+
+
+def sample_with_plan(plan: Plan, rng: random.Random, fresh: bool = True) -> DarwinningState:
+    """One determinization of ``plan`` (on a copy of its state unless ``fresh`` is false)."""
+    template, unseen, entries = plan
+    st = template.clone() if fresh else template
+    pool = list(unseen)
 
     def realize(smallest: bool) -> list[tuple[int, int, int, int]]:
         """(seat, carried, hand, face-down) per unseen seat; carried cards drawn at random."""
@@ -126,13 +145,13 @@ def sample_from_view(view: View, seat: int | None, rng: random.Random) -> Darwin
             plan.append((s, carried, hand, down))
         return plan
 
-    plan = realize(False)
-    if sum(p[2] + p[3] for p in plan) > len(pool):  # too many: the fewest carried cards fit
-        plan = realize(True)
-        if sum(p[2] + p[3] for p in plan) > len(pool):
+    dealt = realize(False)
+    if sum(p[2] + p[3] for p in dealt) > len(pool):  # too many: the fewest carried cards fit
+        dealt = realize(True)
+        if sum(p[2] + p[3] for p in dealt) > len(pool):
             raise ValueError("view is inconsistent with the card composition")
     shuffle(rng, pool)
-    for s, carried, hand, down in plan:
+    for s, carried, hand, down in dealt:
         st.carried[s] = carried
         st.hands[s] = [pool.pop() for _ in range(hand)]
         st.hidden[s] = [pool.pop() for _ in range(down)]

@@ -115,16 +115,16 @@ def start_feeding_turns(st: NSState, rng: random.Random, events: list[Event]) ->
 def _next_feeder(st: NSState, start: int, rng: random.Random, events: list[Event]) -> None:
     """The next seat clockwise that can feed; none: the phase ends (N-3.4)."""
     for seat in st.order_from(start):
-        if not st.passed[seat] and _options(st, seat):
+        if st.passed[seat]:
+            continue
+        hungry, storing = _feedings(st, seat)
+        if hungry or storing:
             st.turn = seat
+            # The seat's legal moves are these feedings (``feed_moves``: no attack awaits
+            # Intelligence here), so the search's next question is answered already.
+            st.remember_legal(seat, hungry or [*storing, {"type": "pass"}])
             return
     end_feeding(st, rng, events)
-
-
-def _options(st: NSState, seat: int) -> list[Move]:
-    """The feedings open to ``seat``: those of hungry species, else Fat Tissue storage."""
-    hungry, storing = _feedings(st, seat)
-    return hungry or storing
 
 
 def _feedings(st: NSState, seat: int) -> tuple[list[Move], list[Move]]:

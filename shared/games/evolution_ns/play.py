@@ -82,30 +82,53 @@ def play_moves(st: NSState, seat: int) -> list[Move]:
 
 def random_play_move(st: NSState, seat: int, rng: random.Random) -> Move:
     """``play_moves(st, seat)[randbelow(rng, len(...))]`` without building the whole list
-    (playouts spend most of their time in this phase)."""
-    growable = _growable(st, seat)
+    (playouts spend most of their time in this phase): only counts, then the one move."""
+    growable = _growable_count(st, seat)
     hand = st.hands[seat]
-    per_trait: dict[str, list[Move]] = {}
+    names = [[TRAIT_OF[c] for c in sp.traits] for sp in st.species[seat]]
+    per_trait: dict[str, list[tuple[int, int | None]]] = {}
     counts = []
     for card in hand:
         trait = TRAIT_OF[card]
-        if trait not in per_trait:
-            per_trait[trait] = _trait_moves(st, seat, card)
-        counts.append(len(per_trait[trait]) + 2 + len(growable))
+        places = per_trait.get(trait)
+        if places is None:
+            places = per_trait[trait] = _trait_places(st, seat, trait, names)
+        counts.append(len(places) + 2 + growable)
     pick = randbelow(rng, sum(counts) + 1)
     for card, count in zip(hand, counts, strict=True):
         if pick >= count:
             pick -= count
             continue
-        traits = per_trait[TRAIT_OF[card]]
-        if pick < len(traits):
-            return {**traits[pick], "card": card}
-        pick -= len(traits)
+        places = per_trait[TRAIT_OF[card]]
+        if pick < len(places):
+            index, old = places[pick]
+            if old is None:
+                return {"type": "trait", "card": card, "species": index}
+            return {"type": "trait", "card": card, "species": index, "replace": old}
+        pick -= len(places)
         if pick < 2:
             return {"type": "new_species", "card": card, "side": ("left", "right")[pick]}
-        owner, index, what = growable[pick - 2]
+        owner, index, what = _growable(st, seat)[pick - 2]
         return {"type": "grow", "card": card, "seat": owner, "species": index, "what": what}
     return {"type": "done"}
+
+
+def _trait_places(st: NSState, seat: int, trait: str,
+                  names: list[list[str]]) -> list[tuple[int, int | None]]:
+    """``(species, replaced card or None)`` of every ``_trait_moves`` move of a card of
+    ``trait``, in the same order; ``names`` are the trait names of ``seat``'s species."""
+    limit = st.max_traits
+    places: list[tuple[int, int | None]] = []
+    for index, sp in enumerate(st.species[seat]):
+        held = names[index]
+        if len(held) < limit:
+            if trait not in held:
+                places.append((index, None))
+        elif trait not in held:
+            places.extend((index, old) for old in sp.traits)
+        elif held.count(trait) == 1:  # replacing that very trait is the only way
+            places.extend((index, old) for old in sp.traits if TRAIT_OF[old] == trait)
+    return places
 
 
 def _trait_moves(st: NSState, seat: int, card: int) -> list[Move]:
@@ -128,25 +151,45 @@ def _trait_moves(st: NSState, seat: int, card: int) -> list[Move]:
     return moves
 
 
+def _sizes(st: NSState, seat: int, owner: int) -> list[tuple[int, int]]:
+    """(body, pop) of ``owner``'s species as ``seat`` may grow them: in the quick variant
+    another seat's row as the phase began plus this seat's own growths of it (N-3.10)."""
+    if st.qbase is not None and owner != seat:
+        rows = [(s["body"], s["pop"]) for s in st.qbase[owner]["species"]]
+        for _, index, what in (g for g in st.foreign[seat] if g[0] == owner):
+            body, pop = rows[index]
+            rows[index] = (body + 1, pop) if what == "body" else (body, pop + 1)
+        return rows
+    return [(sp.body, sp.pop) for sp in st.species[owner]]
+
+
 def _growable(st: NSState, seat: int) -> list[tuple[int, int, str]]:
     """(seat, species, body|pop) that may still go up by 1 (N-1.2: at most 6). N-3.3: the
     seed lets a card grow "dowolnego gatunku", any species; in the quick variant another
     seat's species is judged by its row as the phase began plus this seat's own growths."""
     found: list[tuple[int, int, str]] = []
     for owner in st.order_from(seat):
-        if st.qbase is not None and owner != seat:
-            rows = [(s["body"], s["pop"]) for s in st.qbase[owner]["species"]]
-            for _, index, what in (g for g in st.foreign[seat] if g[0] == owner):
-                body, pop = rows[index]
-                rows[index] = (body + 1, pop) if what == "body" else (body, pop + 1)
-        else:
-            rows = [(sp.body, sp.pop) for sp in st.species[owner]]
-        for index, (body, pop) in enumerate(rows):
+        for index, (body, pop) in enumerate(_sizes(st, seat, owner)):
             if body < MAX_VALUE:
                 found.append((owner, index, "body"))
             if pop < MAX_VALUE:
                 found.append((owner, index, "pop"))
     return found
+
+
+def _growable_count(st: NSState, seat: int) -> int:
+    """``len(_growable(st, seat))`` without listing them."""
+    count = 0
+    for owner in st.order_from(seat):
+        if st.qbase is not None and owner != seat:
+            rows = _sizes(st, seat, owner)
+        else:
+            for sp in st.species[owner]:
+                count += (sp.body < MAX_VALUE) + (sp.pop < MAX_VALUE)
+            continue
+        for body, pop in rows:
+            count += (body < MAX_VALUE) + (pop < MAX_VALUE)
+    return count
 
 
 def apply_play(st: NSState, seat: int, move: Move, rng: random.Random,

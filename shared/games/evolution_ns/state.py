@@ -19,6 +19,9 @@ from . import feeding, play, views
 from .cards import DECK_SIZE, HAND_BASE, MAX_TRAITS, MAX_TRAITS_2P, TWO_PLAYER_REMOVED
 from .model import Species
 
+#: ``order_from`` per table size: every seat's clockwise order, worked out once.
+_ORDERS: dict[int, tuple[tuple[int, ...], ...]] = {}
+
 
 class NSState(State):
     """A match of Evolution (North Star) in progress (see the module docstring)."""
@@ -64,11 +67,11 @@ class NSState(State):
         """N-2: shuffle, remove 40 cards with two players, one species each, random first."""
         st = cls(players, quick)
         st.deck = list(range(DECK_SIZE))
-        rng.shuffle(st.deck)
+        shuffle(rng, st.deck)  # shared.rng: the same order as rng.shuffle, sooner
         if players == 2:
             st.removed = [st.deck.pop() for _ in range(TWO_PLAYER_REMOVED)]
         st.species = [[Species()] for _ in range(players)]
-        st.first = rng.randrange(players)
+        st.first = randbelow(rng, players)  # exactly rng.randrange(players)
         events: list[Event] = [{"type": "setup", "players": players, "first": st.first,
                                 "quick": quick}]
         st.start_round(events, rng)
@@ -183,6 +186,11 @@ class NSState(State):
         self._legal_key, self._legal = key, moves
         return moves
 
+    def remember_legal(self, seat: int, moves: list[Move]) -> None:
+        """Store ``moves`` as ``legal_moves(seat)`` of the state as it is now (a phase that
+        has just worked them out saves the next call the work)."""
+        self._legal_key, self._legal = (self._version, seat), moves
+
     def apply(self, seat: int, move: Move, rng: random.Random) -> list[Event]:
         if seat not in self.to_move():
             raise NotYourTurn(f"seat {seat} owes no decision now")
@@ -255,10 +263,14 @@ class NSState(State):
 
     # -- helpers shared by the phases -----------------------------------------------------------
 
-    def order_from(self, seat: int) -> list[int]:
+    def order_from(self, seat: int) -> tuple[int, ...]:
         """Seats clockwise starting with ``seat``."""
         n = self.num_players
-        return [(seat + k) % n for k in range(n)]
+        orders = _ORDERS.get(n)
+        if orders is None:
+            orders = _ORDERS[n] = tuple(tuple((start + k) % n for k in range(n))
+                                        for start in range(n))
+        return orders[seat % n]
 
     def discard_card(self, seat: int, card: int) -> None:
         """A card discarded face up: to the pile, or staged until the quick reveal (N-3.10)."""

@@ -1,0 +1,90 @@
+"""Engine speed for the search, per game: random playouts and `medium` ISMCTS decisions.
+
+Run from the repository root, plain and on the compiled build::
+
+    .venv/bin/python -m bench.bench_engine_speed --games darwinning evolution-ns
+    .venv/bin/python -m bench.accel bench.bench_engine_speed --games darwinning evolution-ns
+
+For each game it prints one line per player count with random playouts per second (whole
+seeded matches, as ``bench_darwinning`` plays them) and one line per player count of
+``medium`` searches: the mean seconds of a 1,000-simulation ISMCTS decision (the early stop
+off, so every run does the same work) and the simulations per second, over the positions
+``bench_search`` picks. Each line ends with the load average before and after it: the
+machine is shared, so a figure means little without it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+import time
+
+from bench.bench_search import load_game, positions
+from shared.accel import compiled_modules
+from shared.bot_catalogue import LEVELS
+from shared.protocol import Game
+from worker.search import SearchBudget, search_move
+
+
+def load() -> str:
+    return f"{os.getloadavg()[0]:.1f}"
+
+
+def playout_rate(game: Game, players: int, seconds: float) -> float:
+    """Seeded random matches per second from ``new_state`` to the end."""
+    rng = random.Random(12345)
+    options = game.resolve_options({})
+    matches = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        state = game.new_state(players, options, rng)
+        while not state.is_over():
+            seat = state.to_move()[0]
+            state.apply_legal(seat, state.random_move(seat, rng), rng)
+        matches += 1
+    return matches / (time.perf_counter() - start)
+
+
+def decision_time(game: Game, players: int, count: int, simulations: int) -> tuple[float, float]:
+    """Mean seconds per search of ``simulations`` iterations, and iterations per second."""
+    took = 0.0
+    done = 0
+    for index, (state, seat) in enumerate(positions(game, players, count)):
+        stats: dict[str, object] = {}
+        search_move(game, state.view(seat), seat, SearchBudget(simulations, 600.0),
+                    random.Random(index), stats, stop_when_decided=False)
+        took += float(stats["elapsed"])  # type: ignore[arg-type]
+        done += int(stats["iterations"])  # type: ignore[call-overload]
+    return took / count, done / took
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", nargs="*", default=["darwinning", "evolution-ns"])
+    parser.add_argument("--players", nargs="*", type=int, default=[2, 3, 4])
+    parser.add_argument("--search-players", nargs="*", type=int, default=[2, 4])
+    parser.add_argument("--seconds", type=float, default=5.0, help="per playout figure")
+    parser.add_argument("--positions", type=int, default=3, help="searches per player count")
+    parser.add_argument("--simulations", type=int, default=LEVELS["medium"].simulations)
+    args = parser.parse_args()
+    build = "compiled" if compiled_modules() else "plain"
+    print(f"# python -m bench.bench_engine_speed {' '.join(sys.argv[1:])} ({build})")
+    for game_id in args.games:
+        game = load_game(game_id)
+        for players in args.players:
+            before = load()
+            rate = playout_rate(game, players, args.seconds)
+            print(f"{game.id} {build} players={players} playouts/s={rate:.0f} "
+                  f"load={before}->{load()}", flush=True)
+        for players in args.search_players:
+            before = load()
+            seconds, rate = decision_time(game, players, args.positions, args.simulations)
+            print(f"{game.id} {build} players={players} simulations={args.simulations} "
+                  f"s/decision={seconds:.2f} sims/s={rate:.0f} load={before}->{load()}",
+                  flush=True)
+
+
+if __name__ == "__main__":
+    main()
