@@ -200,14 +200,38 @@ def _decided(root: Node, remaining: int) -> bool:
     return first - second > remaining
 
 
+def _select(node: Node, groups: dict[str, Any], actor: int, exploration: float,
+            rng: random.Random) -> tuple[str, Node, bool]:
+    """Expand an untried observation of ``node`` (chosen at random), else pick the child with
+    the best UCB among those available now; returns (key, child, expanded)."""
+    children = node.children
+    untried = [key for key in groups if key not in children]
+    if untried:
+        key = untried[randbelow(rng, len(untried))] if len(untried) > 1 else untried[0]
+        child = children[key] = Node(actor)
+        for other in groups:
+            if other in children:
+                children[other].avail += 1
+        return key, child, True
+    best_value = -1.0
+    key = ""
+    child = node
+    for candidate in groups:
+        edge = children[candidate]
+        edge.avail += 1
+        value = edge.total / edge.visits + exploration * math.sqrt(
+            math.log(edge.avail) / edge.visits)
+        if value > best_value:
+            best_value, key, child = value, candidate, edge
+    return key, child, False
+
+
 def _iterate(state: Any, root: Node, seat: int, play: Policy, rng: random.Random,
              exploration: float, deadline: float, clock: Callable[[], float]) -> bool:
     """One ISMCTS iteration on the determinization ``state`` (consumed); false, with nothing
     backed up, if its playout was abandoned at ``deadline``."""
     node = root
     path: list[Node] = []
-    log = math.log
-    sqrt = math.sqrt
     seats = state.to_move()
     while seats:
         actor = seat if seat in seats else seats[0]
@@ -251,25 +275,7 @@ def _iterate(state: Any, root: Node, seat: int, play: Policy, rng: random.Random
             node.secret = (actor, key) if count > 1 and actor != seat else None
         else:
             node.secret = None
-            untried = [key for key in groups if key not in children]
-            if untried:
-                key = untried[randbelow(rng, len(untried))] if len(untried) > 1 else untried[0]
-                child = children[key] = Node(actor)
-                expanded = True
-                for other in groups:
-                    if other in children:
-                        children[other].avail += 1
-            else:
-                best_value = -1.0
-                key = ""
-                child = node
-                for candidate in groups:
-                    edge = children[candidate]
-                    edge.avail += 1
-                    value = edge.total / edge.visits + exploration * sqrt(
-                        log(edge.avail) / edge.visits)
-                    if value > best_value:
-                        best_value, key, child = value, candidate, edge
+            key, child, expanded = _select(node, groups, actor, exploration, rng)
             group = groups[key]
             move = group[0] if len(group) == 1 else group[randbelow(rng, len(group))]
         path.append(child)
@@ -299,8 +305,6 @@ def _iterate_multi(state: Any, roots: list[Node], seat: int, play: Policy, rng: 
     nodes = list(roots)
     paths: list[list[Node]] = [[] for _ in roots]
     observers = range(len(roots))
-    log = math.log
-    sqrt = math.sqrt
     seats = state.to_move()
     while seats:
         actor = seat if seat in seats else seats[0]
@@ -326,25 +330,7 @@ def _iterate_multi(state: Any, roots: list[Node], seat: int, play: Policy, rng: 
                 child = children[key] = Node(actor)
             child.avail += 1
         else:
-            untried = [key for key in groups if key not in children]
-            if untried:
-                key = untried[randbelow(rng, len(untried))] if len(untried) > 1 else untried[0]
-                child = children[key] = Node(actor)
-                expanded = True
-                for other in groups:
-                    if other in children:
-                        children[other].avail += 1
-            else:
-                best_value = -1.0
-                key = ""
-                child = node
-                for candidate in groups:
-                    edge = children[candidate]
-                    edge.avail += 1
-                    value = edge.total / edge.visits + exploration * sqrt(
-                        log(edge.avail) / edge.visits)
-                    if value > best_value:
-                        best_value, key, child = value, candidate, edge
+            key, child, expanded = _select(node, groups, actor, exploration, rng)
             group = groups[key]
         move = group[0] if len(group) == 1 else group[randbelow(rng, len(group))]
         paths[actor].append(child)
