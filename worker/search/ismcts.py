@@ -200,6 +200,23 @@ def _decided(root: Node, remaining: int) -> bool:
     return first - second > remaining
 
 
+def _groups(node: Node, state: Any, actor: int, observer: int,
+            legal: list[Move]) -> dict[str, list[Move]]:
+    """``actor``'s legal moves grouped by what ``observer`` sees of them, cached on ``node``
+    while the actor and its legal moves stay the same."""
+    if node.actor_at == actor and node.legal == legal:
+        return node.groups
+    groups: dict[str, list[Move]] = {}
+    for key, move in state.observed_moves(actor, observer):
+        group = groups.get(key)
+        if group is None:
+            groups[key] = [move]
+        else:
+            group.append(move)
+    node.legal, node.groups, node.actor_at = list(legal), groups, actor
+    return groups
+
+
 def _select(node: Node, groups: dict[str, Any], actor: int, exploration: float,
             rng: random.Random) -> tuple[str, Node, bool]:
     """Expand an untried observation of ``node`` (chosen at random), else pick the child with
@@ -249,17 +266,7 @@ def _iterate(state: Any, root: Node, seat: int, play: Policy, rng: random.Random
                 seats = state.to_move()
                 continue
         legal = state.legal_moves(actor)
-        if node.actor_at == actor and node.legal == legal:
-            groups = node.groups
-        else:
-            groups = {}
-            for key, move in state.observed_moves(actor, seat):
-                group = groups.get(key)
-                if group is None:
-                    groups[key] = [move]
-                else:
-                    group.append(move)
-            node.legal, node.groups, node.actor_at = list(legal), groups, actor
+        groups = _groups(node, state, actor, seat, legal)
         count = len(legal)
         children = node.children
         expanded = False
@@ -310,17 +317,7 @@ def _iterate_multi(state: Any, roots: list[Node], seat: int, play: Policy, rng: 
         actor = seat if seat in seats else seats[0]
         node = nodes[actor]
         legal = state.legal_moves(actor)
-        if node.actor_at == actor and node.legal == legal:
-            groups = node.groups
-        else:
-            groups = {}
-            for key, move in state.observed_moves(actor, actor):
-                group = groups.get(key)
-                if group is None:
-                    groups[key] = [move]
-                else:
-                    group.append(move)
-            node.legal, node.groups, node.actor_at = list(legal), groups, actor
+        groups = _groups(node, state, actor, actor, legal)
         children = node.children
         expanded = False
         if len(groups) == 1:
