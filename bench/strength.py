@@ -20,7 +20,9 @@ caps, so a seeded match plays the same moves on any machine and build; see
 candidate heuristic (``Game.playout_heuristic``), registered or not. Search variants follow
 as ``+name`` suffixes (``VARIANTS``), so a pairing plays a variant against the default
 search at equal simulations, e.g. ``--pairing ismcts:300+mo,ismcts:300``; the record keeps
-both specs, variants included.
+both specs, variants included. ``+reuse`` keeps the bot's tree between its decisions
+(``worker/search/reuse.py``): the match tells such a bot every move as its seat observed it
+(``State.observe_move``), nothing more, and the budget counts new simulations only.
 Matches run in ``--procs`` processes (default 2, one per core of the bench machine).
 ``python -m bench.accel bench.strength ...`` runs the same matches with the engine compiled
 by mypyc, about three times sooner (``bench/accel.py``); each record says which build played.
