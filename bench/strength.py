@@ -87,6 +87,8 @@ VARIANTS: dict[str, dict[str, Any]] = {
     # the early stop would return the same move with a smaller tree).
     "reuse": {"reuse": True, "searcher_first": False, "stop_when_decided": False},
     "seatorder": {"searcher_first": False},  # seat order alone, to tell the two apart
+    # The score margin blended into the reward (``ismcts.margin_rewards``), 30%.
+    "margin": {"margin": 0.3},
 }
 
 

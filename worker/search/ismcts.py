@@ -111,12 +111,30 @@ def rewards(result: Result) -> list[float]:
     return out
 
 
+def margin_rewards(result: Result, weight: float) -> list[float]:
+    """``rewards`` blended with each seat's score margin: ``(1 - weight) * rewards + weight *
+    margin``, the margin being ``0.5 + 0.5 * (score - best other score) / max |score|``
+    (clipped to [0, 1]). A win by a wide margin then backs up more than a narrow one, which
+    two seats' win-or-lose reward cannot tell apart (``margin`` option of ``search_move``)."""
+    base = rewards(result)
+    scores = result.scores
+    if len(scores) < 2:
+        return base
+    scale = max(abs(score) for score in scores) or 1.0
+    out = []
+    for index, score in enumerate(scores):
+        best_other = max(other for seat, other in enumerate(scores) if seat != index)
+        lead = max(-1.0, min(1.0, (score - best_other) / scale))
+        out.append((1.0 - weight) * base[index] + weight * (0.5 + 0.5 * lead))
+    return out
+
+
 def search_move(game: Game, view: View, seat: int, budget: SearchBudget, rng: random.Random,
                 stats: dict[str, Any] | None = None, policy: Policy | None = None,
                 exploration: float = EXPLORATION, stop_when_decided: bool = True,
                 clock: Callable[[], float] = time.perf_counter,
                 multi_observer: bool = False, tree: SearchTree | None = None,
-                searcher_first: bool = True) -> Move:
+                searcher_first: bool = True, margin: float = 0.0) -> Move:
     """The move ISMCTS chooses for ``seat`` knowing only ``view``.
 
     Runs ``budget.simulations`` iterations or stops before the first iteration that would
@@ -137,6 +155,7 @@ def search_move(game: Game, view: View, seat: int, budget: SearchBudget, rng: ra
     continues from ``tree.root`` (its statistics count, the budget counts new iterations) and
     leaves the searched root there (subtree reuse). ``searcher_first`` false orders
     simultaneous steps below the root in seat order instead of the searcher first.
+    ``margin`` (0 to 1) blends the score margin into the reward (``margin_rewards``).
     """
     if tree is not None and multi_observer:
         raise ValueError("subtree reuse keeps the searcher's tree alone, not one per seat")
@@ -187,10 +206,10 @@ def search_move(game: Game, view: View, seat: int, budget: SearchBudget, rng: ra
                 state = draw(rng)
             if multi_observer:
                 done = _iterate_multi(state, roots, seat, play, rng, exploration, deadline,
-                                      clock)
+                                      clock, margin)
             else:
                 done = _iterate(state, root, seat, play, rng, exploration, deadline, clock,
-                                searcher_first)
+                                searcher_first, margin)
             state = None
             if not done:  # its playout ran past the deadline: answer with what we have
                 stopped = "time"
@@ -277,11 +296,11 @@ def _select(node: Node, groups: dict[str, Any], actor: int, exploration: float,
 
 def _iterate(state: Any, root: Node, seat: int, play: Policy, rng: random.Random,
              exploration: float, deadline: float, clock: Callable[[], float],
-             searcher_first: bool = True) -> bool:
+             searcher_first: bool = True, margin: float = 0.0) -> bool:
     """One ISMCTS iteration on the determinization ``state`` (consumed); false, with nothing
     backed up, if its playout was abandoned at ``deadline``. The searcher acts first in a
     simultaneous step at the root (its decision), and below it too unless ``searcher_first``
-    is false (then seat order)."""
+    is false (then seat order); ``margin`` as in ``search_move``."""
     node = root
     path: list[Node] = []
     seats = state.to_move()
@@ -330,7 +349,8 @@ def _iterate(state: Any, root: Node, seat: int, play: Policy, rng: random.Random
         seats = state.to_move()
     if not playout_until(state, play, rng, deadline, clock):
         return False
-    reward = rewards(state.result())
+    result = state.result()
+    reward = margin_rewards(result, margin) if margin else rewards(result)
     for edge in path:
         edge.visits += 1
         edge.total += reward[edge.actor]
@@ -338,7 +358,8 @@ def _iterate(state: Any, root: Node, seat: int, play: Policy, rng: random.Random
 
 
 def _iterate_multi(state: Any, roots: list[Node], seat: int, play: Policy, rng: random.Random,
-                   exploration: float, deadline: float, clock: Callable[[], float]) -> bool:
+                   exploration: float, deadline: float, clock: Callable[[], float],
+                   margin: float = 0.0) -> bool:
     """One MO-ISMCTS iteration on ``state`` (consumed): ``roots[s]`` is seat ``s``'s tree.
 
     The seat to act selects in its own tree, where its moves are distinct edges (it sees
@@ -385,7 +406,8 @@ def _iterate_multi(state: Any, roots: list[Node], seat: int, play: Policy, rng: 
         seats = state.to_move()
     if not playout_until(state, play, rng, deadline, clock):
         return False
-    reward = rewards(state.result())
+    result = state.result()
+    reward = margin_rewards(result, margin) if margin else rewards(result)
     for path in paths:
         for edge in path:
             edge.visits += 1
