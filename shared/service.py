@@ -449,7 +449,7 @@ class MatchService:
             key, fingerprint = idempotency
             idem = (key, {"fingerprint": fingerprint, "answer": answer}, self.idempotency_ttl)
         if not self.store.commit(record, applied_at, [entry], idempotency=idem,
-                                 ended=self._as_kept(record)):
+                                 ended=self.kept_form(record)):
             if given is not None:
                 # The caller's read was overtaken: judge the move again on the match as it
                 # is now (a quoted version may still hold there), as if nothing was given.
@@ -567,9 +567,9 @@ class MatchService:
         record.status, record.version, record.updated_at = status, expected + 1, time.time()
         record.to_move, record.owed_since = [], {}
         entry = {"version": record.version, "at": record.updated_at, "events": [event]}
-        return self.store.commit(record, expected, [entry], ended=self._as_kept(record))
+        return self.store.commit(record, expected, [entry], ended=self.kept_form(record))
 
-    def _as_kept(self, record: MatchRecord) -> dict[str, Any] | None:
+    def kept_form(self, record: MatchRecord) -> dict[str, Any] | None:
         """What is kept of ``record`` after its end, if it ends with this write: the match as
         a spectator sees it (result, seats, names, seed, commitment, final public view).
         None while it runs, and for a match whose rules this server no longer plays."""
