@@ -2,8 +2,9 @@
 
 Engine random-play rates (one core), Darwinning! and Evolution (North Star) playouts and
 `medium` decisions with the load average, ISMCTS simulation rates against playout rates, the
-queue overhead of a bot reply, the move-shape check's cost per move, the searches of a bot-only draft, the bots' answer
-times (plain sources against the compiled build) through the real service and
+queue overhead of a bot reply, the move-shape check's cost per move, the searches of a
+bot-only draft, the bots' answer times (plain sources against the compiled build) through the
+real service and
 tournament throughput (one and two workers) with the reply latency while a tournament runs,
 and the API under load against a bare Flask+Redis baseline.
 Bot strength is slow and has its own target (``make bench-strength``).

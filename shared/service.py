@@ -295,14 +295,16 @@ class MatchService:
     def list_matches(self, status: str | None, game: str | None, open_seat: bool | None,
                      limit: int) -> list[dict[str, Any]]:
         """Summaries of matches not over (``status``/``game``/``open_seat`` filter them), the
-        most recently changed first; at most ``limit``, among the latest few hundred."""
+        most recently changed first; at most ``limit``, among the latest few hundred. A
+        match stored under retired rules is left out: it can be neither read nor played."""
         out = []
         for record in self.store.active_records(LIST_SCAN):
             seats = [_public_seat(s) for s in record.seats]
             has_open = any(not s["joined"] for s in seats)
             if ((status is not None and record.status != status)
                     or (game is not None and record.game != game)
-                    or (open_seat is not None and has_open != open_seat)):
+                    or (open_seat is not None and has_open != open_seat)
+                    or self.retired_rules(record) is not None):  # a 410 on every route
                 continue
             out.append({"id": record.id, "game": record.game, "status": record.status,
                         "version": record.version, "seats": seats, "to_move": record.to_move,

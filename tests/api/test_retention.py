@@ -151,3 +151,12 @@ def test_a_pull_bot_is_not_offered_a_turn_in_a_match_under_retired_rules(
     url = f"/v1/matches/{old['id']}"
     assert_problem(client.get(f"{url}/moves", headers=auth(account["key"])), 410,
                    mentions="savanna-1")
+
+
+def test_the_lobby_leaves_out_a_match_under_retired_rules(
+        client: FlaskClient, redis_client: redis.Redis) -> None:
+    old, waiting = (client.post("/v1/matches", json={"game": "savanna", "seats": [
+        {"kind": "human"}, {"kind": "open"}]}).get_json() for _ in range(2))
+    store_as_savanna_1(redis_client, old["id"])
+    listed = check(client.get("/v1/matches?open=true"), "/v1/matches", "GET")
+    assert [m["id"] for m in listed["matches"]] == [waiting["id"]]
