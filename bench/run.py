@@ -2,8 +2,9 @@
 
 Engine random-play rates (one core), Darwinning! and Evolution (North Star) playouts and
 `medium` decisions with the load average, ISMCTS simulation rates against playout rates, the
-queue overhead of a bot reply, the searches of a bot-only draft, the bots' answer
-times (plain sources against the compiled build) through the real service and
+queue overhead of a bot reply, the move-shape check's cost per move, the searches of a
+bot-only draft, the bots' answer times (plain sources against the compiled build) through the
+real service and
 tournament throughput (one and two workers) with the reply latency while a tournament runs,
 and the API under load against a bare Flask+Redis baseline.
 Bot strength is slow and has its own target (``make bench-strength``).
@@ -23,6 +24,7 @@ BENCHES = [
     ["bench.bench_search", "--players", "4", "--seconds", "3"],
     ["bench.bench_sims_builds", "--players", "2", "--seconds", "1", "--rounds", "3"],
     ["bench.bench_latency", "--samples", "200"],
+    ["bench.bench_move_check", "--seconds", "1", "--rounds", "3"],
     ["bench.bench_draft", "--matches", "3", "--simulations", "300", "--concurrency", "4"],
     ["bench.bench_tournament", "--random-rounds", "4", "--easy-rounds", "1"],
     ["bench.bench_memory", "--matches", "200", "--finished", "20"],

@@ -17,10 +17,13 @@ from typing import IO
 import requests
 
 from scripts.localredis import free_port, start_redis
-from shared.queue import BOT_QUEUE
+from shared.queue import BOT_QUEUE, TOURNAMENT_QUEUE
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
+#: ``WORKER_NICE`` of a tournament worker unless the environment sets one: its searches
+#: yield the CPU to people's bots on a shared machine (``shared.config.Settings``).
+TOURNAMENT_NICE = "10"
 
 
 def start_api(env: dict[str, str], bind: str, out: IO[bytes] | None = None,
@@ -49,7 +52,10 @@ def start_worker(env: dict[str, str], schedule: Path | None, out: IO[bytes] | No
                  concurrency: int = 2, own_session: bool = False, queue: str = BOT_QUEUE
                  ) -> subprocess.Popen[bytes]:
     """A Celery worker consuming ``queue``; prefork pool. With a ``schedule`` file it embeds
-    the beat that sends the periodic sweeps (run exactly one such worker)."""
+    the beat that sends the periodic sweeps (run exactly one such worker). A tournament
+    worker runs niced (``TOURNAMENT_NICE``) unless ``env`` sets ``WORKER_NICE``."""
+    if queue == TOURNAMENT_QUEUE:
+        env = {"WORKER_NICE": TOURNAMENT_NICE, **env}
     args = [str(BIN / "celery"), "-A", "worker.celery_app", "worker", "--queues", queue,
             "--hostname", f"{queue}-{secrets.token_hex(3)}@%h", "--loglevel", "info",
             "--concurrency", str(concurrency), "--without-gossip", "--without-mingle"]

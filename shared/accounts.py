@@ -14,6 +14,7 @@ from urllib.parse import urlsplit
 
 from shared.account_store import AccountStore
 from shared.errors import Unauthorized, Unprocessable
+from shared.service import MatchService
 from shared.store import ENDED, MatchStore, hash_secret, wait_on
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
@@ -79,12 +80,20 @@ class AccountService:
         return account
 
     def owed_turns(self, account_id: str) -> list[dict[str, Any]]:
-        """The seats where the account owes a move now (match, seat, version, deadline)."""
+        """The seats where the account owes a move now (match, seat, version, deadline).
+
+        A match stored under rules this server no longer plays is left out: every route of
+        it answers 410, so its turn could never be played. It stays noted (unlike an ended
+        match): a server that lags a rolling upgrade may take a newer rules version for a
+        retired one, and the turn must come back once the upgrade has reached it.
+        """
         turns = []
         for match_id in self.store.matches(account_id):
             record = self.matches.load(match_id)
             if record is None or record.status in ENDED:
                 self.store.drop_match(account_id, match_id)
+                continue
+            if MatchService.retired_rules(record) is not None:
                 continue
             for seat in record.to_move:
                 info = record.seats[seat]

@@ -42,6 +42,10 @@ class Settings:
     # Proxies in front of the API that append to X-Forwarded-For (1 behind one load
     # balancer); 0 trusts no such header (a client could forge its address).
     proxy_hops: int = 0
+    # Niceness a worker process lowers itself to (0: unchanged). The tournament worker runs
+    # at 10 by default: on a machine it shares with people's bot workers, its searches then
+    # yield the CPU and a person's bot keeps its reply time however long the tournament runs.
+    worker_nice: int = 0
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -79,4 +83,5 @@ class Settings:
             log_ttl=int(os.environ.get("LOG_TTL", 30 * 86400)),
             stalled_expire_seconds=float(os.environ.get("STALLED_EXPIRE_SECONDS", 86400)),
             cors_origins=os.environ.get("CORS_ORIGINS", "*"),
+            worker_nice=int(os.environ.get("WORKER_NICE", 0)),
         )

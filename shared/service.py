@@ -295,14 +295,16 @@ class MatchService:
     def list_matches(self, status: str | None, game: str | None, open_seat: bool | None,
                      limit: int) -> list[dict[str, Any]]:
         """Summaries of matches not over (``status``/``game``/``open_seat`` filter them), the
-        most recently changed first; at most ``limit``, among the latest few hundred."""
+        most recently changed first; at most ``limit``, among the latest few hundred. A
+        match stored under retired rules is left out: it can be neither read nor played."""
         out = []
         for record in self.store.active_records(LIST_SCAN):
             seats = [_public_seat(s) for s in record.seats]
             has_open = any(not s["joined"] for s in seats)
             if ((status is not None and record.status != status)
                     or (game is not None and record.game != game)
-                    or (open_seat is not None and has_open != open_seat)):
+                    or (open_seat is not None and has_open != open_seat)
+                    or self.retired_rules(record) is not None):  # a 410 on every route
                 continue
             out.append({"id": record.id, "game": record.game, "status": record.status,
                         "version": record.version, "seats": seats, "to_move": record.to_move,
@@ -449,7 +451,7 @@ class MatchService:
             key, fingerprint = idempotency
             idem = (key, {"fingerprint": fingerprint, "answer": answer}, self.idempotency_ttl)
         if not self.store.commit(record, applied_at, [entry], idempotency=idem,
-                                 ended=self._as_kept(record)):
+                                 ended=self.kept_form(record)):
             if given is not None:
                 # The caller's read was overtaken: judge the move again on the match as it
                 # is now (a quoted version may still hold there), as if nothing was given.
@@ -567,9 +569,9 @@ class MatchService:
         record.status, record.version, record.updated_at = status, expected + 1, time.time()
         record.to_move, record.owed_since = [], {}
         entry = {"version": record.version, "at": record.updated_at, "events": [event]}
-        return self.store.commit(record, expected, [entry], ended=self._as_kept(record))
+        return self.store.commit(record, expected, [entry], ended=self.kept_form(record))
 
-    def _as_kept(self, record: MatchRecord) -> dict[str, Any] | None:
+    def kept_form(self, record: MatchRecord) -> dict[str, Any] | None:
         """What is kept of ``record`` after its end, if it ends with this write: the match as
         a spectator sees it (result, seats, names, seed, commitment, final public view).
         None while it runs, and for a match whose rules this server no longer plays."""

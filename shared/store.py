@@ -16,7 +16,8 @@ so on Redis Cluster all keys of one match live in one slot and one script can wr
   seats, names, seed and commitment, final public view), compacted alike; kept ``result_ttl``
   seconds (``RESULT_TTL``, at least ``ENDED_TTL``), so its result outlives its state;
 * an ended match's own keys (state, tokens) expire ``ended_ttl`` seconds after it ends
-  (``ENDED_TTL``);
+  (``ENDED_TTL``); the write that ends a match compacts its log, keeps its result and sets
+  all these times to live in its one script, so no crash leaves an ended match without them;
 * ``evo:m:{id}:queued:{seat}:{version}`` string — a bot turn's task is in the queue (set
   before it is sent, removed when a worker starts it; the lease then says it is running), so
   the sweep re-enqueues only a turn whose task is lost, however long the queue;
@@ -77,12 +78,30 @@ RETRIED_ON_NODE = (redis.ConnectionError, redis.TimeoutError, MovedError, Cluste
 _COMMIT = """
 local current = redis.call('HGET', KEYS[1], 'version')
 if current ~= ARGV[1] then return 0 end
+-- A write that ends the match carries its log compacted (ARGV[10]) as read at this version:
+-- the list must still hold the ARGV[9] entries read then, or nothing is written.
+local ending = #ARGV > 8
+if ending and redis.call('LLEN', KEYS[2]) ~= tonumber(ARGV[9]) then return 0 end
 local fields = cjson.decode(ARGV[2])
 for name, value in pairs(fields) do redis.call('HSET', KEYS[1], name, value) end
-local entries = cjson.decode(ARGV[3])
-for _, entry in ipairs(entries) do redis.call('RPUSH', KEYS[2], entry) end
 if ARGV[4] ~= '' then redis.call('SET', KEYS[3], ARGV[4], 'EX', tonumber(ARGV[5])) end
 if ARGV[6] ~= '' then redis.call('HSET', KEYS[4], ARGV[6], ARGV[7]) end
+if ending then
+  -- The end, its kept log and result and every time to live land together (issue 18).
+  redis.call('SET', KEYS[5], ARGV[10])
+  redis.call('DEL', KEYS[2])
+  if ARGV[11] ~= '' then redis.call('SET', KEYS[6], ARGV[11]) end
+  local ended_ttl = tonumber(ARGV[12])
+  if ended_ttl > 0 then
+    redis.call('EXPIRE', KEYS[1], ended_ttl)
+    redis.call('EXPIRE', KEYS[4], ended_ttl)
+    redis.call('EXPIRE', KEYS[5], tonumber(ARGV[13]))
+    if ARGV[11] ~= '' then redis.call('EXPIRE', KEYS[6], tonumber(ARGV[14])) end
+  end
+else
+  local entries = cjson.decode(ARGV[3])
+  for _, entry in ipairs(entries) do redis.call('RPUSH', KEYS[2], entry) end
+end
 redis.call('PUBLISH', ARGV[8], fields['version'] or current)
 return 1
 """
@@ -351,7 +370,7 @@ class MatchStore:
                             args=[json.dumps(fields), json.dumps(tokens)])
         if not created:
             return False
-        self._index_after(record, keep=False)
+        self._index_after(record)
         return True
 
     def _run(self, script: Any, keys: list[str], args: list[Any]) -> Any:
@@ -398,19 +417,17 @@ class MatchStore:
         if record.status in ("waiting", "running"):
             self.redis.zadd("evo:active", {record.id: record.updated_at})
 
-    def _index_after(self, record: MatchRecord, ended: dict[str, Any] | None = None,
-                     keep: bool = True) -> None:
+    def _index_after(self, record: MatchRecord) -> None:
         """After the write: drop an ended match from ``evo:active``, keep the deadline and
-        waiting indexes in step, keep an ended match (``keep_ended``). The write has
-        happened, so its answer must say so: a store error here is logged, not raised, and
-        what it left undone is repaired later (the sweep drops an ended match it finds in the
-        index; the next write re-indexes deadlines; ``keep_ended`` can be rerun)."""
+        waiting indexes in step. The write has happened, so its answer must say so: a store
+        error here is logged, not raised, and what it left undone is repaired later (the
+        sweep drops an ended match it finds in the index; the next write re-indexes
+        deadlines). What an ended match keeps, and for how long, is written by the write
+        itself, never here."""
         try:
             if record.status not in ("waiting", "running"):
                 self.redis.zrem("evo:active", record.id)
             self.index_deadlines(record)
-            if keep and record.status in ENDED:
-                self.keep_ended(record.id, ended)
         except redis.RedisError as exc:
             log.warning("match %s v%d written; its indexes were not updated: %r", record.id,
                         record.version, exc)
@@ -459,8 +476,9 @@ class MatchStore:
 
         Appends ``log_entries``, stores an Idempotency-Key answer and a new seat token in the
         same atomic step. Returns False (and writes nothing) if another writer won. A write
-        that ends the match then keeps ``ended`` (the match as a spectator sees it at the end)
-        and its log for their longer times (:meth:`keep_ended`).
+        that ends the match also keeps, in that same step, its log compacted and ``ended``
+        (the match as a spectator sees it at the end), and gives every key of the match its
+        time to live: no crash can leave an ended match kept for ever (:meth:`_ending_args`).
         """
         fields = record.to_fields()
         idem_key, idem_value, idem_ttl = "", "", 0
@@ -470,27 +488,43 @@ class MatchStore:
             idem_value = json.dumps(answer)
         token_hash, token_seat = ("", "") if new_token is None else (new_token[1],
                                                                      str(new_token[0]))
+        entries = [json.dumps(e) for e in log_entries]
+        ending = self._ending_args(record, entries, ended) if record.status in ENDED else []
         self._index_before(record)
         done = self._run(
             self._commit,
             keys=[self._key(record.id), self._key(record.id, ":log"),
-                  idem_key or self._key(record.id, ":idem:-"), self._key(record.id, ":tok")],
-            args=[str(expected_version), json.dumps(fields),
-                  json.dumps([json.dumps(e) for e in log_entries]) if log_entries else "[]",
-                  idem_value, idem_ttl, token_hash, token_seat, self.channel(record.id)],
+                  idem_key or self._key(record.id, ":idem:-"), self._key(record.id, ":tok"),
+                  self._key(record.id, ":logz"), self._key(record.id, ":result")],
+            args=[str(expected_version), json.dumps(fields), json.dumps(entries),
+                  idem_value, idem_ttl, token_hash, token_seat, self.channel(record.id),
+                  *ending],
         )
         if done:
-            self._index_after(record, ended)
+            self._index_after(record)
         return bool(done)
 
-    def keep_ended(self, match_id: str, ended: dict[str, Any] | None) -> None:
-        """Compact an ended match's log and give its keys their times to live: the state and
-        tokens ``ended_ttl`` (0 keeps everything), the log ``log_ttl``, ``ended`` (the
-        match as kept, if given) ``result_ttl``. One transaction, retried if the log changes
-        while it is read (it cannot once the match has ended; WATCH makes sure).
+    def _ending_args(self, record: MatchRecord, entries: list[str],
+                     ended: dict[str, Any] | None) -> list[Any]:
+        """The commit script's arguments for a write that ends the match: the log's length
+        as read now, the whole log with ``entries`` compacted, ``ended`` compacted (when
+        anything expires: else the match itself answers), and the times to live.
 
-        Done after the commit, not inside it (Lua has no zlib): a crash in between leaves
-        the keys without a TTL, and rerunning this (an operator's, or a test's) sets them.
+        Lua has no zlib, so the log is read and packed here, before the script; the script
+        checks that the list still has the length read, and the version check already makes
+        sure no entry was added since (every entry comes with a new version).
+        """
+        raw = self.redis.lrange(self._key(record.id, ":log"), 0, -1)
+        kept = pack(json.dumps(ended)) if ended is not None and self.ended_ttl > 0 else ""
+        return [len(raw), pack(f"[{','.join([*raw, *entries])}]"), kept, self.ended_ttl,
+                self.log_ttl, self.result_ttl]
+
+    def keep_ended(self, match_id: str, ended: dict[str, Any] | None) -> None:
+        """Compact an ended match's log and give its keys their times to live, as the write
+        that ended it does (:meth:`commit`): for a match ended before that write did so, whose
+        process died before it finished this. Idempotent: one transaction, retried if the
+        log changes while it is read (it cannot once the match has ended; WATCH makes sure).
+        The sweep runs it on an ended match it finds without them (``worker.turns``).
         """
         log_key = self._key(match_id, ":log")
         with self.redis.pipeline(transaction=True) as pipe:
@@ -514,6 +548,15 @@ class MatchStore:
                     return
                 except redis.WatchError:
                     continue
+
+    def needs_keeping(self, match_id: str) -> bool:
+        """Whether an ended match still lacks what its end keeps: a log not compacted, or
+        (when anything expires) a state without a time to live."""
+        with self.redis.pipeline(transaction=False) as pipe:
+            pipe.exists(self._key(match_id, ":log"))
+            pipe.ttl(self._key(match_id))
+            listed, ttl = pipe.execute()
+        return bool(listed) or (self.ended_ttl > 0 and ttl == -1)
 
     def touch_active(self, match_id: str, when: float | None = None) -> None:
         """Mark a running match as just seen by the sweep (so it is not re-swept at once)."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 from typing import Any
 
 from celery import Celery, signals
@@ -47,6 +48,14 @@ def _run_the_compiled_build(**_: Any) -> None:
     """
     if not _activation:
         _activation.append(accel.activate())
+
+
+@signals.celeryd_init.connect
+def _yield_the_cpu(**_: Any) -> None:
+    """Lower the worker's CPU priority to ``WORKER_NICE`` before its pool forks (the pool's
+    processes inherit it). Only ever lowered: an unprivileged process may not raise it."""
+    if settings.worker_nice > os.getpriority(os.PRIO_PROCESS, 0):
+        os.setpriority(os.PRIO_PROCESS, 0, settings.worker_nice)
 
 
 @signals.worker_ready.connect

@@ -148,6 +148,10 @@ def sweep(service: MatchService, stale_after: float, stalled_after: float = 0) -
         if record is None or record.status in ENDED:
             # The index is written after a match's own commit, so an older writer can put
             # back an entry a newer one removed; the sweep is where it is repaired.
+            if record is not None and service.store.needs_keeping(match_id):
+                # Ended by a release whose end wrote its log and times to live in a second
+                # step, and its process died in between: finish that step now.
+                service.store.keep_ended(match_id, service.kept_form(record))
             service.store.forget_active(match_id)
             continue
         if stalled_after > 0 and service.expire_stalled(match_id, now - stalled_after):

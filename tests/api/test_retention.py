@@ -20,7 +20,7 @@ from api import create_app
 from shared.config import Settings
 from shared.store import match_key
 from tests.api.test_errors import assert_problem
-from tests.api.test_openapi import MATCH, check
+from tests.api.test_openapi import MATCH, _first_open_sse_events, check
 from tests.worker.test_retired_rules import store_as_savanna_1
 
 # Seconds: short, the test waits for each. Between the stages it checks whole answers against
@@ -133,3 +133,30 @@ def test_a_match_stored_under_retired_rules_is_gone_on_every_route(
         check(response, path, method)
         body = assert_problem(response, 410, mentions="savanna-1")
         assert body["rules_version"] == "savanna-1", json.dumps(body)
+
+
+def test_a_pull_bot_is_not_offered_a_turn_in_a_match_under_retired_rules(
+        client: FlaskClient, redis_client: redis.Redis) -> None:
+    account = client.post("/v1/accounts", json={"name": "Puller"}).get_json()
+    seats = [{"kind": "account", "account": account["id"]}, {"kind": "human"}]
+    old, playable = (client.post("/v1/matches", json={"game": "savanna", "seats": seats})
+                     .get_json() for _ in range(2))
+    store_as_savanna_1(redis_client, old["id"])
+    turns = check(client.get("/v1/me/turns", headers=auth(account["key"])), "/v1/me/turns",
+                  "GET")
+    assert [t["match"] for t in turns["turns"]] == [playable["id"]]
+    blocks = _first_open_sse_events(client, "/v1/me/stream", 2, auth(account["key"]))
+    assert json.loads(blocks[1].split("data: ", 1)[1]) == turns
+    # The turn left out is one no route would let it play.
+    url = f"/v1/matches/{old['id']}"
+    assert_problem(client.get(f"{url}/moves", headers=auth(account["key"])), 410,
+                   mentions="savanna-1")
+
+
+def test_the_lobby_leaves_out_a_match_under_retired_rules(
+        client: FlaskClient, redis_client: redis.Redis) -> None:
+    old, waiting = (client.post("/v1/matches", json={"game": "savanna", "seats": [
+        {"kind": "human"}, {"kind": "open"}]}).get_json() for _ in range(2))
+    store_as_savanna_1(redis_client, old["id"])
+    listed = check(client.get("/v1/matches?open=true"), "/v1/matches", "GET")
+    assert [m["id"] for m in listed["matches"]] == [waiting["id"]]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import random
 import statistics
 import subprocess
@@ -335,6 +336,32 @@ def test_swiss_tournament_has_no_rematch(stack: Client) -> None:
     assert len(set(pairs)) == len(pairs)
     assert sorted(s["byes"] for s in final["standings"]) == [0, 0, 0, 1, 1]
     assert [row["round"] for row in rows] == [0] * 4 + [1] * 4
+
+
+def _niceness(pid: int) -> list[int]:
+    """The niceness of a process and of each of its children (a Celery pool)."""
+    children = [int(entry.name) for entry in Path("/proc").iterdir() if entry.name.isdigit()
+                and _parent(int(entry.name)) == pid]
+    return [os.getpriority(os.PRIO_PROCESS, p) for p in (pid, *children)]
+
+
+def _parent(pid: int) -> int | None:
+    try:  # /proc/<pid>/stat: "pid (comm) state ppid ..."; comm may hold spaces
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    except (OSError, IndexError, ValueError):  # the process ended meanwhile
+        return None
+
+
+def test_the_tournament_worker_yields_the_cpu_to_peoples_bots(
+        worker: Worker, tournament_worker: Worker) -> None:
+    assert worker.process and tournament_worker.process
+    deadline = time.monotonic() + 30
+    while len(tournament := _niceness(tournament_worker.process.pid)) < 3:  # main + 2 pool
+        assert time.monotonic() < deadline, tournament
+        time.sleep(0.2)
+    ours = os.getpriority(os.PRIO_PROCESS, 0)  # the workers start at the test run's own
+    assert tournament == [max(ours, 10)] * len(tournament)
+    assert set(_niceness(worker.process.pid)) == {ours}
 
 
 def test_people_keep_their_bot_reply_latency_while_a_tournament_runs(stack: Client) -> None:

@@ -12,7 +12,7 @@ from shared.accounts import AccountService, check_webhook_url, parse_networks
 from shared.errors import Forbidden, Unauthorized, Unprocessable
 from shared.redis_client import RedisClient
 from shared.service import MatchService
-from shared.store import MatchStore, hash_secret
+from shared.store import MatchStore, hash_secret, match_key
 from tests.shared.test_service import Recorder
 
 
@@ -80,3 +80,26 @@ def test_an_account_key_plays_its_seats_and_lists_its_owed_turns(
     with pytest.raises(Unprocessable, match="rated"):
         matches.create_match("savanna", {}, 5, [{"kind": "account", "account": other["id"]},
                                                 {"kind": "human"}], rated=True)
+
+
+def test_a_match_under_retired_rules_lists_no_turn_until_its_rules_are_played_again(
+        services: tuple[MatchService, AccountService], store_client: RedisClient) -> None:
+    """Every route of a match stored under retired rules is a 410, so its turn is not offered;
+    the match stays noted, so a server that only lagged an upgrade lists it again."""
+    from tests.worker.test_retired_rules import store_as_savanna_1
+
+    matches, accounts = services
+    puller, _ = accounts.create("Puller", None)
+    old, _ = matches.create_match("savanna", {}, 5, [
+        {"kind": "account", "account": puller["id"]}, {"kind": "human"}])
+    playable, _ = matches.create_match("savanna", {}, 6, [
+        {"kind": "account", "account": puller["id"]}, {"kind": "human"}])
+    assert {t["match"] for t in accounts.owed_turns(puller["id"])} == {old.id, playable.id}
+    stored = store_client.hgetall(match_key(old.id))
+    store_as_savanna_1(store_client, old.id)
+    assert [t["match"] for t in accounts.owed_turns(puller["id"])] == [playable.id]
+    assert [t["match"] for t in accounts.wait_for_turns(puller["id"], 0)] == [playable.id]
+    assert accounts.store.matches(puller["id"]) == sorted([old.id, playable.id])
+
+    store_client.hset(match_key(old.id), mapping=stored)  # this server plays its rules again
+    assert {t["match"] for t in accounts.owed_turns(puller["id"])} == {old.id, playable.id}

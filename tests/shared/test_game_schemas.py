@@ -4,9 +4,10 @@ Seeded random play of every registered game (never named here), every player cou
 option combination: each view (every seat and a spectator, at every step) and each legal move
 of every seat owing one validates against the game's schemas. The bulk runs on jsonschema_rs
 (pinned; ~100x faster than jsonschema, so thousands of views stay within the test budget);
-jsonschema, the validator the API's move check runs (``shared.moves``), checks every distinct
-legal move and every hundredth view. Then the schemas must refuse wrong shapes: mutated views and
-moves fail, on both validators.
+jsonschema checks every hundredth view, and the API's move check (``shared.moves``: the same
+compiled validator, jsonschema for a refusal's reason; ``test_move_check.py`` shows the two
+agree) accepts every distinct legal move. Then the schemas must refuse wrong shapes: mutated
+views and moves fail, on both validators.
 """
 
 from __future__ import annotations
