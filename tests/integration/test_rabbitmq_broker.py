@@ -1,8 +1,8 @@
 """RabbitMQ as the broker, for real: a local RabbitMQ node (Debian's ``rabbitmq-server``,
 ``scripts/localrabbit.py``), the API under gunicorn and a Celery worker with
-``BROKER_URL=amqp://…``, the match store on Redis. Bot turns travel over AMQP, hints come
-back over ``rpc://`` (Celery's result backend for an AMQP broker), and a bot turn outlives a
-SIGKILLed worker in RabbitMQ's queue until a new worker plays it."""
+``BROKER_URL=amqp://…``, the match store on Redis. Bot turns travel over AMQP in a quorum
+queue, hints come back over ``rpc://`` (Celery's result backend for an AMQP broker), and a
+bot turn outlives a SIGKILLed worker in RabbitMQ's queue until a new worker plays it."""
 
 from __future__ import annotations
 
@@ -91,8 +91,13 @@ def test_a_person_and_two_bots_play_to_the_end_over_amqp(rabbit_stack: RabbitSta
     # The tasks went over AMQP: nothing of Celery's Redis transport is in the store.
     assert not rabbit_stack.store.keys("_kombu*") and not rabbit_stack.store.exists(BOT_QUEUE)
     with kombu.Connection(rabbit_stack.rabbit.url) as connection:
-        declared = connection.channel().queue_declare(BOT_QUEUE, passive=True)
+        channel = connection.channel()
+        declared = channel.queue_declare(BOT_QUEUE, passive=True)
         assert declared.consumer_count == 1  # the worker, on RabbitMQ
+        # A quorum queue (shared.queue.celery_config): declaring it as one again is accepted;
+        # RabbitMQ refuses it (406 PRECONDITION_FAILED) were it a classic queue.
+        channel.queue_declare(BOT_QUEUE, durable=True, auto_delete=False,
+                              arguments={"x-queue-type": "quorum"})
 
 
 def test_hints_come_back_over_rpc(rabbit_stack: RabbitStack) -> None:
