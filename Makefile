@@ -8,7 +8,7 @@ PYTEST_WORKERS ?= 2
 # tests/js/package.json and its lock file, installed with `npm ci`.
 NODE_STAMP := tests/js/node_modules/.installed-stamp
 
-.PHONY: install accel run test lint bench bench-strength openapi clean chromium
+.PHONY: install accel run test lint bench bench-strength openapi clean chromium rabbitmq
 
 $(STAMP): requirements.txt requirements-dev.txt constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -25,6 +25,11 @@ install: $(STAMP) $(NODE_STAMP)
 chromium:
 	bash scripts/install_chromium.sh
 
+# Debian's RabbitMQ for the AMQP broker test (apt-get, only if missing; ~15 s): the test
+# starts its own node on free loopback ports (scripts/localrabbit.py).
+rabbitmq:
+	bash scripts/install_rabbitmq.sh
+
 # The compiled build the worker runs (shared/accel.py): built once per digest of the sources
 # into var/accel/ (~15 s of CPU); without it (no C compiler) the worker runs the plain sources.
 accel: $(STAMP)
@@ -35,7 +40,7 @@ run: $(STAMP)
 	$(BIN)/python -m scripts.run
 
 # The tests check the build the worker runs (tests/test_accel.py), so it is built first.
-test: $(STAMP) $(NODE_STAMP) chromium
+test: $(STAMP) $(NODE_STAMP) chromium rabbitmq
 	$(BIN)/ruff check .
 	$(BIN)/python -m shared.accel build
 	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadgroup

@@ -23,12 +23,13 @@ MATCH_FINISHED_TASK = "evo.match_finished"
 TOURNAMENT_TICK_TASK = "evo.tick_tournament"
 TOURNAMENT_SWEEP_TASK = "evo.sweep_tournaments"
 DEADLINE_SWEEP_TASK = "evo.sweep_deadlines"
+AMQP_SCHEMES = ("amqp://", "amqps://", "pyamqp://")
 log = logging.getLogger(__name__)
 
 
 def celery_config(broker_url: str) -> dict[str, object]:
     """Celery settings shared by the API's sender and the worker."""
-    return {
+    config: dict[str, object] = {
         "broker_url": broker_url,
         "task_ignore_result": True,
         "task_default_queue": BOT_QUEUE,
@@ -42,6 +43,14 @@ def celery_config(broker_url: str) -> dict[str, object]:
         "task_serializer": "json",
         "accept_content": ["json"],
     }
+    if broker_url.startswith(AMQP_SCHEMES):
+        # RabbitMQ: quorum queues, which the nodes of a RabbitMQ cluster replicate (Raft), so
+        # a queued bot turn outlives the loss of a node; a send returns once the broker has
+        # confirmed the message (for a quorum queue: once a majority of its nodes hold it).
+        config.update(task_default_queue_type="quorum",
+                      task_create_missing_queue_type="quorum",
+                      broker_transport_options={"confirm_publish": True})
+    return config
 
 
 @lru_cache(maxsize=4)

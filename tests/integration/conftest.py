@@ -8,6 +8,7 @@ import signal
 import subprocess
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -30,9 +31,11 @@ def redis_url(redis_url: str) -> str:
     return redis_url[:-1] + "1"
 
 
-def stack_env(redis_url: str) -> dict[str, str]:
+def stack_env(redis_url: str, broker_url: str | None = None) -> dict[str, str]:
+    """The stack's settings: the match store on ``redis_url``, which is also the broker
+    unless ``broker_url`` names another (e.g. RabbitMQ's ``amqp://``)."""
     env = dict(os.environ)
-    env.update(REDIS_URL=redis_url, BROKER_URL=redis_url, BOT_STALE_AFTER="2",
+    env.update(REDIS_URL=redis_url, BROKER_URL=broker_url or redis_url, BOT_STALE_AFTER="2",
                BOT_LEASE_SECONDS="3", PYTHONPATH=str(ROOT), WEBHOOK_ALLOW="127.0.0.0/8",
                ACCOUNTS_PER_MINUTE="1000", TOURNAMENTS_PER_MINUTE="1000", **UNLIMITED)
     return env
@@ -42,8 +45,9 @@ class Worker:
     """A real Celery worker process (prefork pool) consuming ``queue``; the one of people's
     matches (``bots``) embeds the beat of the sweeps."""
 
-    def __init__(self, redis_url: str, tmp: Path, queue: str = BOT_QUEUE) -> None:
-        self.env = stack_env(redis_url)
+    def __init__(self, redis_url: str, tmp: Path, queue: str = BOT_QUEUE,
+                 broker_url: str | None = None) -> None:
+        self.env = stack_env(redis_url, broker_url)
         self.tmp = tmp
         self.queue = queue
         self.process: subprocess.Popen[bytes] | None = None
@@ -73,20 +77,26 @@ class Worker:
                 self.kill()
 
 
+@contextmanager
+def running_api(env: dict[str, str], tmp: Path) -> Iterator[str]:
+    """The API under gunicorn (two workers) on a free port, with ``env``; its URL."""
+    port = free_port()
+    with open(tmp / "gunicorn.log", "wb") as log:
+        process = start_api(env, f"127.0.0.1:{port}", log, workers=2)
+        url = f"http://127.0.0.1:{port}"
+        try:
+            wait_healthy(url, process)
+            yield url
+        finally:
+            process.terminate()
+            process.wait(timeout=15)
+
+
 @pytest.fixture(scope="session")
 def api_url(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The API under gunicorn on a free port."""
-    port = free_port()
-    log = open(tmp_path_factory.mktemp("api") / "gunicorn.log", "wb")  # noqa: SIM115
-    process = start_api(stack_env(redis_url), f"127.0.0.1:{port}", log, workers=2)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_healthy(url, process)
+    with running_api(stack_env(redis_url), tmp_path_factory.mktemp("api")) as url:
         yield url
-    finally:
-        process.terminate()
-        process.wait(timeout=15)
-        log.close()
 
 
 @pytest.fixture(scope="session")
