@@ -82,6 +82,9 @@ def canonical_id(move: Move) -> str:
 class State(metaclass=ABCMeta):
     """A match in progress. Mutable; ``clone()`` must be cheap (no deepcopy)."""
 
+    #: The compiled build keeps it in the native base's own slot, which the search reads: a
+    #: subclass sets it and must not list it in its own ``__slots__`` (that slot would
+    #: shadow the base's, left unset).
     num_players: int
 
     @abstractmethod
