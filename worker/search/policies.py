@@ -34,12 +34,14 @@ def heuristic_for(game: Game) -> Policy | None:
 
 def playout(state: State, policy: Policy, rng: random.Random) -> None:
     """Play ``state`` to the end in place, the first listed seat acting at each step."""
+    uniform = policy is random_policy  # as in ``playout_until``
     while True:
         seats = state.to_move()
         if not seats:
             return
         seat = seats[0]
-        state.apply_legal(seat, policy(state, seat, rng), rng)
+        move = state.random_move(seat, rng) if uniform else policy(state, seat, rng)
+        state.apply_legal(seat, move, rng)
 
 
 def playout_until(state: State, policy: Policy, rng: random.Random, deadline: float,
@@ -47,6 +49,9 @@ def playout_until(state: State, policy: Policy, rng: random.Random, deadline: fl
     """``playout``, abandoned (returning false, ``state`` left mid-match) once ``clock()``
     passes ``deadline``: a search's time cap then holds even when one playout takes far
     longer than the others (a long match, or a loaded machine that stops the process)."""
+    # The uniform policy is the engine's own method, called as such: the same move, without
+    # a call through a Python function object at every step (compiled build).
+    uniform = policy is random_policy
     moves = 0
     while True:
         seats = state.to_move()
@@ -56,4 +61,5 @@ def playout_until(state: State, policy: Policy, rng: random.Random, deadline: fl
         if moves % CLOCK_EVERY == 0 and clock() > deadline:
             return False
         seat = seats[0]
-        state.apply_legal(seat, policy(state, seat, rng), rng)
+        move = state.random_move(seat, rng) if uniform else policy(state, seat, rng)
+        state.apply_legal(seat, move, rng)
