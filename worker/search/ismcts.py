@@ -42,15 +42,15 @@ import math
 import random
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from shared.protocol import Game, Move, Result, State, View
 from shared.rng import randbelow
 from worker.search.levels import SearchBudget
 from worker.search.policies import Policy, playout_until, policy_for
 
-EXPLORATION = 0.7  # UCB1 constant for rewards in [0, 1]; the usual ISMCTS choice (~1/sqrt 2)
-DECIDED_CHECK_EVERY = 16  # iterations between checks whether the root's choice is settled
+EXPLORATION: Final = 0.7  # UCB1 constant for rewards in [0, 1]; the usual ISMCTS choice (~1/sqrt 2)
+DECIDED_CHECK_EVERY: Final = 16  # iterations between checks whether the root's choice is settled
 
 
 class Node:

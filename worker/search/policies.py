@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from typing import Final
 
 from shared.protocol import Game, Move, Policy, State
 
 __all__ = ["Policy", "heuristic_for", "playout", "playout_until", "policy_for", "random_policy"]
 
-CLOCK_EVERY = 32  # playout moves between two readings of the clock in ``playout_until``
+CLOCK_EVERY: Final = 32  # playout moves between two readings of the clock in ``playout_until``
 
 
 def random_policy(state: State, seat: int, rng: random.Random) -> Move:
