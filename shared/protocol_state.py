@@ -5,8 +5,8 @@ and :class:`Result`. Import them from :mod:`shared.protocol`, which re-exports t
 They live apart from :class:`~shared.protocol.Game` so that the compiled build
 (``shared/accel.py``) can compile this module with the engines: a class mypyc compiles is a
 *native* class (fixed attribute slots, methods called through a C vtable) only when every base
-is native too. Deriving from an interpreted base, ``abc.ABC`` included, makes it an ordinary
-Python class with compiled methods, its attributes in a ``__dict__`` and every call of the
+is native too. Deriving from an interpreted base, ``abc.ABC`` included, makes it a Python
+class with compiled methods: an instance ``__dict__`` beside its slots, and every call of the
 search (``clone``, ``legal_moves``, ``apply_legal``) a Python method lookup. Hence the
 ``ABCMeta`` metaclass rather than the ``ABC`` base. ``Game`` stays interpreted: engines define
 their games in interpreted modules, and mypyc (2.4) cannot compile a non-native class that
