@@ -9,8 +9,9 @@ For each game it prints one line per player count with random playouts per secon
 seeded matches, as ``bench_darwinning`` plays them) and one line per player count of
 ``medium`` searches: the mean seconds of a 1,000-simulation ISMCTS decision (the early stop
 off, so every run does the same work) and the simulations per second, over the positions
-``bench_search`` picks. Each line ends with the load average before and after it: the
-machine is shared, so a figure means little without it.
+``bench_search`` picks. Each rate is given per second of wall time and per second of the
+process's CPU time (``cpu-s``): on a shared machine the CPU figure moves far less with the
+load. Each line ends with the load average before and after it.
 """
 
 from __future__ import annotations
@@ -32,32 +33,38 @@ def load() -> str:
     return f"{os.getloadavg()[0]:.1f}"
 
 
-def playout_rate(game: Game, players: int, seconds: float) -> float:
-    """Seeded random matches per second from ``new_state`` to the end."""
+def playout_rate(game: Game, players: int, seconds: float) -> tuple[float, float]:
+    """Seeded random matches per second from ``new_state`` to the end: per second of wall
+    time and per second of this process's CPU time."""
     rng = random.Random(12345)
     options = game.resolve_options({})
     matches = 0
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     while time.perf_counter() - start < seconds:
         state = game.new_state(players, options, rng)
         while not state.is_over():
             seat = state.to_move()[0]
             state.apply_legal(seat, state.random_move(seat, rng), rng)
         matches += 1
-    return matches / (time.perf_counter() - start)
+    return (matches / (time.perf_counter() - start),
+            matches / (time.process_time() - cpu))
 
 
-def decision_time(game: Game, players: int, count: int, simulations: int) -> tuple[float, float]:
-    """Mean seconds per search of ``simulations`` iterations, and iterations per second."""
-    took = 0.0
+def decision_time(game: Game, players: int, count: int, simulations: int
+                  ) -> tuple[float, float, float]:
+    """Mean seconds per search of ``simulations`` iterations, iterations per second, and
+    iterations per second of this process's CPU time."""
+    took = cpu = 0.0
     done = 0
     for index, (state, seat) in enumerate(positions(game, players, count)):
         stats: dict[str, object] = {}
+        before = time.process_time()
         search_move(game, state.view(seat), seat, SearchBudget(simulations, 600.0),
                     random.Random(index), stats, stop_when_decided=False)
+        cpu += time.process_time() - before
         took += float(stats["elapsed"])  # type: ignore[arg-type]
         done += int(stats["iterations"])  # type: ignore[call-overload]
-    return took / count, done / took
+    return took / count, done / took, done / cpu
 
 
 def main() -> None:
@@ -75,15 +82,16 @@ def main() -> None:
         game = load_game(game_id)
         for players in args.players:
             before = load()
-            rate = playout_rate(game, players, args.seconds)
+            rate, cpu_rate = playout_rate(game, players, args.seconds)
             print(f"{game.id} {build} players={players} playouts/s={rate:.0f} "
-                  f"load={before}->{load()}", flush=True)
+                  f"playouts/cpu-s={cpu_rate:.0f} load={before}->{load()}", flush=True)
         for players in args.search_players:
             before = load()
-            seconds, rate = decision_time(game, players, args.positions, args.simulations)
+            seconds, rate, cpu_rate = decision_time(game, players, args.positions,
+                                                    args.simulations)
             print(f"{game.id} {build} players={players} simulations={args.simulations} "
-                  f"s/decision={seconds:.2f} sims/s={rate:.0f} load={before}->{load()}",
-                  flush=True)
+                  f"s/decision={seconds:.2f} sims/s={rate:.0f} sims/cpu-s={cpu_rate:.0f} "
+                  f"load={before}->{load()}", flush=True)
 
 
 if __name__ == "__main__":

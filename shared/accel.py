@@ -33,8 +33,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("shared", "worker")
-#: The game-independent hot path: the search and the random draws every engine makes.
-CORE_MODULES = ("shared.rng", "worker.search.ismcts", "worker.search.policies")
+#: The game-independent hot path: the search, the random draws every engine makes and the
+#: ``State`` base (an engine's state is a native class only if its base is one).
+CORE_MODULES = ("shared.protocol_state", "shared.rng", "worker.search.ismcts",
+                "worker.search.policies")
 #: Written last into a finished build: the JSON list of the modules compiled there.
 MANIFEST = ".built"
 #: ``EVO_COMPILED=0`` in a worker's environment makes it run the plain sources (benches

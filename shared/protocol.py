@@ -25,6 +25,10 @@ they hold. Conventions (see DESIGN.md):
   (many samples of one view), ``State.observed_moves`` (every legal move with its
   observation), ``random_move`` (a legal move, uniformly) and ``apply_legal`` (play a move
   the state itself offered, without re-validating it).
+
+``State`` and what it uses (the move shapes, the errors, ``Result``) are defined in
+:mod:`shared.protocol_state`, which the compiled build compiles with the engines so that their
+states are native classes; this module re-exports them, so games import everything from here.
 """
 
 from __future__ import annotations
@@ -33,22 +37,24 @@ import importlib
 import json
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-Move = dict[str, Any]
-Event = dict[str, Any]
-View = dict[str, Any]
+from shared.protocol_state import (
+    Event,
+    IllegalMove,
+    Move,
+    NotYourTurn,
+    Result,
+    State,
+    View,
+    canonical_id,
+)
 
-
-class IllegalMove(Exception):
-    """Raised by ``State.apply`` for a move the rules do not allow; the message says why."""
-
-
-class NotYourTurn(IllegalMove):
-    """Raised when the seat owes no decision now (the API answers 409 rather than 422)."""
+__all__ = ["Event", "Game", "IllegalMove", "Move", "NotYourTurn", "Option", "Policy", "Result",
+           "State", "View", "canonical_id"]
 
 
 @dataclass(frozen=True)
@@ -72,133 +78,6 @@ class Option:
         if self.choices is not None:
             data["choices"] = list(self.choices)
         return data
-
-
-@dataclass
-class Result:
-    """The outcome of a finished match.
-
-    ``ranking[seat]`` is the seat's place (1 = first; tied seats share a place, the next place
-    is skipped). ``winners`` are the seats ranked 1. ``details`` is per-game (score breakdown,
-    tie-break values).
-    """
-
-    scores: list[float]
-    ranking: list[int]
-    winners: list[int]
-    details: dict[str, Any] = field(default_factory=dict)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"scores": self.scores, "ranking": self.ranking, "winners": self.winners,
-                "details": self.details}
-
-    @classmethod
-    def from_keys(cls, keys: Sequence[Any], scores: Sequence[float],
-                  details: dict[str, Any] | None = None) -> Result:
-        """Rank seats by ``keys`` (higher is better; equal keys tie)."""
-        ranking = [1 + sum(1 for other in keys if other > key) for key in keys]
-        winners = [seat for seat, place in enumerate(ranking) if place == 1]
-        return cls(scores=list(scores), ranking=ranking, winners=winners,
-                   details=details or {})
-
-
-def canonical_id(move: Move) -> str:
-    """A stable short id for a move: its fields in a fixed order, joined compactly."""
-    parts = [str(move["type"])]
-    for key in sorted(k for k in move if k != "type"):
-        value = move[key]
-        if isinstance(value, (list, tuple)):
-            value = ",".join(str(v) for v in value)
-        parts.append(f"{key}={value}")
-    return ":".join(parts)
-
-
-class State(ABC):
-    """A match in progress. Mutable; ``clone()`` must be cheap (no deepcopy)."""
-
-    num_players: int
-
-    @abstractmethod
-    def to_move(self) -> list[int]:
-        """Seats that owe a decision now, in seat order; empty when the match is over."""
-
-    @abstractmethod
-    def legal_moves(self, seat: int) -> list[Move]:
-        """Canonical legal moves of ``seat`` now (empty if it owes nothing)."""
-
-    @abstractmethod
-    def apply(self, seat: int, move: Move, rng: random.Random) -> list[Event]:
-        """Play ``move`` for ``seat``; raise :class:`IllegalMove` (state untouched) if illegal."""
-
-    @abstractmethod
-    def is_over(self) -> bool: ...
-
-    @abstractmethod
-    def result(self) -> Result:
-        """Scores and ranking; only meaningful once ``is_over()``."""
-
-    @abstractmethod
-    def view(self, seat: int | None) -> View:
-        """What ``seat`` may know (``None`` = spectator), JSON-ready."""
-
-    @abstractmethod
-    def clone(self) -> State: ...
-
-    @abstractmethod
-    def to_json(self) -> dict[str, Any]:
-        """Lossless JSON form of the whole state (secrets included: never sent to clients)."""
-
-    # -- defaults engines may override for speed or wording ---------------------------------
-
-    def move_id(self, move: Move) -> str:
-        return canonical_id(move)
-
-    def move_label(self, move: Move) -> str:
-        return self.move_id(move)
-
-    def random_move(self, seat: int, rng: random.Random) -> Move:
-        """A uniformly random legal move (playouts call this; engines may make it faster)."""
-        return rng.choice(self.legal_moves(seat))
-
-    def apply_legal(self, seat: int, move: Move, rng: random.Random) -> list[Event]:
-        """``apply`` for a move this state itself offered (one of ``legal_moves(seat)`` or
-        ``random_move``'s answer): the search plays millions of those, so an engine may skip
-        re-validating them. Anything that came from outside must go through ``apply``."""
-        return self.apply(seat, move, rng)
-
-    def observe_move(self, seat: int, move: Move, observer: int) -> str:
-        """What ``observer`` learns when ``seat`` plays ``move`` (ISMCTS keys its tree on it).
-
-        Public moves are seen whole; a secret move (a face-down pick) must return the same
-        string for every choice, e.g. ``"hidden"``.
-        """
-        return self.move_id(move)
-
-    def observed_moves(self, seat: int, observer: int) -> list[tuple[str, Move]]:
-        """``(observe_move(seat, m, observer), m)`` for every legal move ``m`` of ``seat``,
-        in legal-move order. The search calls this at every tree node; an engine may override
-        it with a faster equivalent (the conformance test checks that they agree)."""
-        return [(self.observe_move(seat, move, observer), move)
-                for move in self.legal_moves(seat)]
-
-    def find_move(self, seat: int, move_or_id: Move | str) -> Move:
-        """Resolve a client's move (object or id) to the canonical legal move, or raise."""
-        if seat not in self.to_move():
-            raise NotYourTurn(f"seat {seat} owes no decision now")
-        legal = self.legal_moves(seat)
-        if isinstance(move_or_id, str):
-            for move in legal:
-                if self.move_id(move) == move_or_id:
-                    return move
-            raise IllegalMove(f"no legal move has id {move_or_id!r}")
-        for move in legal:
-            if move == move_or_id:  # exact: a "0" where 0 belongs is not the same move
-                return move
-        raise IllegalMove(self.explain_illegal(seat, move_or_id))
-
-    def explain_illegal(self, seat: int, move: Move) -> str:
-        """Why ``move`` is not legal now; engines override for precise reasons."""
-        return f"{json.dumps(move, sort_keys=True)} is not a legal move for seat {seat} now"
 
 
 #: A playout policy: a legal move for ``seat`` in a full (determinized) ``state``, drawn with

@@ -109,3 +109,47 @@ def test_the_switch_turns_the_build_off(compiled_build: Path) -> None:
     assert done.returncode == 0, done.stderr
     off, message, search_file = json.loads(done.stdout)
     assert off and "off" in message and search_file.endswith(".py")
+
+
+_NATIVE_PROBE = """
+import json, random, sys
+from shared import accel
+activation = accel.activate()
+from shared.games import all_games
+from tests.worker.toygame import TOY
+from worker.search import SearchBudget, search_move
+states = {}
+for game in all_games():
+    state = game.new_state(game.min_players, game.resolve_options({}), random.Random(0))
+    states[game.id] = [type(state).__name__, hasattr(state, "__dict__")]
+toy = TOY.new_state(3, {}, random.Random(1))
+seat = toy.to_move()[0]
+toy_moves = []
+for multi_observer in (False, True):
+    stats = {}
+    move = search_move(TOY, toy.view(seat), seat, SearchBudget(60, 60.0), random.Random(2),
+                       stats, stop_when_decided=False, multi_observer=multi_observer)
+    toy_moves.append([move, stats["visits"]])
+print(json.dumps({"build": activation.build is not None, "states": states, "toy": toy_moves}))
+"""
+
+
+def _probe(env: dict[str, str]) -> dict[str, object]:
+    done = subprocess.run([sys.executable, "-c", _NATIVE_PROBE], cwd=ROOT, capture_output=True,
+                          text=True, timeout=300, env=env)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_engine_states_are_native_classes_in_the_build(compiled_build: Path) -> None:
+    # A native class keeps its attributes in fixed slots: its instances have no __dict__.
+    # A state deriving from an interpreted base (as from abc.ABC before) would have one.
+    compiled = _probe(dict(os.environ))
+    plain = _probe({**os.environ, accel.SWITCH: "0"})
+    assert compiled["build"] and not plain["build"]
+    assert set(compiled["states"]) == {game.id for game in all_games()}  # type: ignore[arg-type]
+    for game_id, (name, has_dict) in compiled["states"].items():  # type: ignore[attr-defined]
+        assert not has_dict, f"{game_id}: {name} is not a native class in the build"
+    # An interpreted engine (the tests' toy game) still derives from the compiled State, and
+    # both searches play it exactly as on the plain sources.
+    assert compiled["toy"] == plain["toy"]

@@ -26,7 +26,7 @@ import random
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from shared.games import register
 from shared.games.savanna_scoring import (
@@ -43,25 +43,25 @@ from shared.protocol import Event, Game, IllegalMove, Move, NotYourTurn, Policy,
 
 Cell = tuple[int, int]
 
-STEPS_PER_PHASE = HAND_SIZE - 1  # S-2.3: a phase ends when each hand is down to one card
-PHASES = 2
-_LABELS = {t: t.replace("_", " ").capitalize() for t in CARD_TYPES}
+STEPS_PER_PHASE: Final = HAND_SIZE - 1  # S-2.3: a phase ends when each hand is down to one card
+PHASES: Final = 2
+_LABELS: Final = {t: t.replace("_", " ").capitalize() for t in CARD_TYPES}
 # Every possible move and its id, built once: the search lists and compares them thousands of
 # times a second. Cells stay within 3 rows / 4 columns of the first card (S-2.4). The move
 # objects are shared, so nobody may mutate a move (moves are data, never changed in place).
-_PICKS: dict[str, Move] = {t: {"type": "pick", "card": t} for t in CARD_TYPES}
-_PICK_IDS: dict[str, str] = {t: f"pick:{t}" for t in CARD_TYPES}
-_SEEN_PICKS: dict[str, tuple[str, Move]] = {t: (_PICK_IDS[t], _PICKS[t]) for t in CARD_TYPES}
-_PLACES: dict[Cell, Move] = {(r, c): {"type": "place", "row": r, "col": c}
-                             for r in range(-3, 4) for c in range(-4, 5)}
-_PLACE_IDS: dict[Cell, str] = {cell: "place:{},{}".format(*cell) for cell in _PLACES}
-_SEEN_PLACES: dict[Cell, tuple[str, Move]] = {
+_PICKS: Final[dict[str, Move]] = {t: {"type": "pick", "card": t} for t in CARD_TYPES}
+_PICK_IDS: Final[dict[str, str]] = {t: f"pick:{t}" for t in CARD_TYPES}
+_SEEN_PICKS: Final[dict[str, tuple[str, Move]]] = {t: (_PICK_IDS[t], _PICKS[t]) for t in CARD_TYPES}
+_PLACES: Final[dict[Cell, Move]] = {(r, c): {"type": "place", "row": r, "col": c}
+                                    for r in range(-3, 4) for c in range(-4, 5)}
+_PLACE_IDS: Final[dict[Cell, str]] = {cell: "place:{},{}".format(*cell) for cell in _PLACES}
+_SEEN_PLACES: Final[dict[Cell, tuple[str, Move]]] = {
     cell: (_PLACE_IDS[cell], move) for cell, move in _PLACES.items()}
-_HIDDEN_PICK = "pick:hidden"
-_KNOWN_TYPES = frozenset(CARD_TYPES)
-_PICK_KEYS = frozenset(("type", "card"))
-_PLACE_KEYS = frozenset(("type", "row", "col"))
-FULL_DECK: tuple[str, ...] = tuple(t for t, n in DECK_COUNTS.items() for _ in range(n))
+_HIDDEN_PICK: Final = "pick:hidden"
+_KNOWN_TYPES: Final = frozenset(CARD_TYPES)
+_PICK_KEYS: Final = frozenset(("type", "card"))
+_PLACE_KEYS: Final = frozenset(("type", "row", "col"))
+FULL_DECK: Final[tuple[str, ...]] = tuple(t for t, n in DECK_COUNTS.items() for _ in range(n))
 
 
 class SavannaState(State):

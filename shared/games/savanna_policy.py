@@ -12,7 +12,7 @@ than it was worth.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from shared.games.savanna_scoring import score_savanna
 from shared.protocol import Move
@@ -20,7 +20,7 @@ from shared.protocol import Move
 if TYPE_CHECKING:
     from shared.games.savanna import SavannaState
 
-SAMPLES = 3  # candidates scored per playout move
+SAMPLES: Final = 3  # candidates scored per playout move
 
 
 def savanna_policy(state: SavannaState, seat: int, rng: random.Random) -> Move:

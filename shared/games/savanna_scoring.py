@@ -11,23 +11,24 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Final
 
 Cell = tuple[int, int]
 Grid = Mapping[Cell, str]
 
-_DATA_PATH = Path(__file__).resolve().parent.parent / "data" / "savanna.json"
+_DATA_PATH: Final = Path(__file__).resolve().parent.parent / "data" / "savanna.json"
 with _DATA_PATH.open(encoding="utf-8") as _fh:
     DATA: dict = json.load(_fh)
 
-DECK_COUNTS: dict[str, int] = dict(DATA["deck"])
-CARD_TYPES: tuple[str, ...] = tuple(DECK_COUNTS)  # S-3 scoring order
-ANIMALS: frozenset[str] = frozenset(DATA["animals"])
-GRASS_POINTS: tuple[int, ...] = tuple(DATA["grass_group_points"])
-HAND_SIZE: int = DATA["hand_size"]
-GRID_COLUMNS: int = DATA["grid"]["columns"]
-GRID_ROWS: int = DATA["grid"]["rows"]
+DECK_COUNTS: Final[dict[str, int]] = dict(DATA["deck"])
+CARD_TYPES: Final[tuple[str, ...]] = tuple(DECK_COUNTS)  # S-3 scoring order
+ANIMALS: Final[frozenset[str]] = frozenset(DATA["animals"])
+GRASS_POINTS: Final[tuple[int, ...]] = tuple(DATA["grass_group_points"])
+HAND_SIZE: Final[int] = DATA["hand_size"]
+GRID_COLUMNS: Final[int] = DATA["grid"]["columns"]
+GRID_ROWS: Final[int] = DATA["grid"]["rows"]
 
-_NEIGHBOURS = ((-1, 0), (1, 0), (0, -1), (0, 1))
+_NEIGHBOURS: Final = ((-1, 0), (1, 0), (0, -1), (0, 1))
 
 
 @dataclass

@@ -17,8 +17,8 @@ from shared.protocol import Game, IllegalMove, Move, NotYourTurn, Result, State,
 
 
 class ToyState(State):
-    __slots__ = ("deck", "gambler", "hands", "num_players", "picks", "prize", "prizes",
-                 "revealed", "scores")
+    # ``num_players`` is State's own slot (shared.protocol_state), not redeclared here.
+    __slots__ = ("deck", "gambler", "hands", "picks", "prize", "prizes", "revealed", "scores")
 
     def __init__(self, num_players: int, deck: int, hands: list[list[int]],
                  picks: list[int | None], prize: int, prizes: list[int],

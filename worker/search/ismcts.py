@@ -49,15 +49,15 @@ import math
 import random
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
-from shared.protocol import Game, Move, Result, View
+from shared.protocol import Game, Move, Result, State, View
 from shared.rng import randbelow
 from worker.search.levels import SearchBudget
 from worker.search.policies import Policy, playout_until, policy_for
 
-EXPLORATION = 0.7  # UCB1 constant for rewards in [0, 1]; the usual ISMCTS choice (~1/sqrt 2)
-DECIDED_CHECK_EVERY = 16  # iterations between checks whether the root's choice is settled
+EXPLORATION: Final = 0.7  # UCB1 constant for rewards in [0, 1]; the usual ISMCTS choice (~1/sqrt 2)
+DECIDED_CHECK_EVERY: Final = 16  # iterations between checks whether the root's choice is settled
 
 
 class Node:
@@ -185,7 +185,9 @@ def search_move(game: Game, view: View, seat: int, budget: SearchBudget, rng: ra
     if len(root_moves) == 1:
         stopped = "forced"
     else:
-        state: Any = sample  # the first determinization is used too, not wasted
+        # Typed State, not Any: the compiled build then calls the native engine's methods
+        # directly (a C vtable) instead of looking them up by name.
+        state: State | None = sample  # the first determinization is used too, not wasted
         simulations = budget.simulations
         previous = start
         while iterations < simulations:
@@ -251,7 +253,7 @@ def _decided(root: Node, remaining: int) -> bool:
     return first - second > remaining
 
 
-def _groups(node: Node, state: Any, actor: int, observer: int,
+def _groups(node: Node, state: State, actor: int, observer: int,
             legal: list[Move]) -> dict[str, list[Move]]:
     """``actor``'s legal moves grouped by what ``observer`` sees of them, cached on ``node``
     while the actor and its legal moves stay the same."""
@@ -294,7 +296,7 @@ def _select(node: Node, groups: dict[str, Any], actor: int, exploration: float,
     return key, child, False
 
 
-def _iterate(state: Any, root: Node, seat: int, play: Policy, rng: random.Random,
+def _iterate(state: State, root: Node, seat: int, play: Policy, rng: random.Random,
              exploration: float, deadline: float, clock: Callable[[], float],
              searcher_first: bool = True, margin: float = 0.0) -> bool:
     """One ISMCTS iteration on the determinization ``state`` (consumed); false, with nothing
@@ -357,7 +359,7 @@ def _iterate(state: Any, root: Node, seat: int, play: Policy, rng: random.Random
     return True
 
 
-def _iterate_multi(state: Any, roots: list[Node], seat: int, play: Policy, rng: random.Random,
+def _iterate_multi(state: State, roots: list[Node], seat: int, play: Policy, rng: random.Random,
                    exploration: float, deadline: float, clock: Callable[[], float],
                    margin: float = 0.0) -> bool:
     """One MO-ISMCTS iteration on ``state`` (consumed): ``roots[s]`` is seat ``s``'s tree.

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from typing import Final
 
 from shared.protocol import Game, Move, Policy, State
 
 __all__ = ["Policy", "heuristic_for", "playout", "playout_until", "policy_for", "random_policy"]
 
-CLOCK_EVERY = 32  # playout moves between two readings of the clock in ``playout_until``
+CLOCK_EVERY: Final = 32  # playout moves between two readings of the clock in ``playout_until``
 
 
 def random_policy(state: State, seat: int, rng: random.Random) -> Move:
@@ -34,12 +35,14 @@ def heuristic_for(game: Game) -> Policy | None:
 
 def playout(state: State, policy: Policy, rng: random.Random) -> None:
     """Play ``state`` to the end in place, the first listed seat acting at each step."""
+    uniform = policy is random_policy  # as in ``playout_until``
     while True:
         seats = state.to_move()
         if not seats:
             return
         seat = seats[0]
-        state.apply_legal(seat, policy(state, seat, rng), rng)
+        move = state.random_move(seat, rng) if uniform else policy(state, seat, rng)
+        state.apply_legal(seat, move, rng)
 
 
 def playout_until(state: State, policy: Policy, rng: random.Random, deadline: float,
@@ -47,6 +50,9 @@ def playout_until(state: State, policy: Policy, rng: random.Random, deadline: fl
     """``playout``, abandoned (returning false, ``state`` left mid-match) once ``clock()``
     passes ``deadline``: a search's time cap then holds even when one playout takes far
     longer than the others (a long match, or a loaded machine that stops the process)."""
+    # The uniform policy is the engine's own method, called as such: the same move, without
+    # a call through a Python function object at every step (compiled build).
+    uniform = policy is random_policy
     moves = 0
     while True:
         seats = state.to_move()
@@ -56,4 +62,5 @@ def playout_until(state: State, policy: Policy, rng: random.Random, deadline: fl
         if moves % CLOCK_EVERY == 0 and clock() > deadline:
             return False
         seat = seats[0]
-        state.apply_legal(seat, policy(state, seat, rng), rng)
+        move = state.random_move(seat, rng) if uniform else policy(state, seat, rng)
+        state.apply_legal(seat, move, rng)

@@ -10,62 +10,76 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
-_DATA_PATH = Path(__file__).resolve().parents[2] / "data" / "darwinning.json"
-DATA: dict[str, Any] = json.loads(_DATA_PATH.read_text(encoding="utf-8"))
+_DATA_PATH: Final = Path(__file__).resolve().parents[2] / "data" / "darwinning.json"
+DATA: Final[dict[str, Any]] = json.loads(_DATA_PATH.read_text(encoding="utf-8"))
 
-ENVIRONMENTS: tuple[str, ...] = tuple(e["id"] for e in DATA["environments"])
-ENV_INDEX: dict[str, int] = {e: i for i, e in enumerate(ENVIRONMENTS)}
-COLOURS: tuple[str, ...] = tuple(DATA["colours"])
-ABILITY_NAMES: dict[int, str] = {a["number"]: a["name"] for a in DATA["abilities"]}
-ABILITY_FOOD: dict[int, int] = {a["number"]: a["food"] for a in DATA["abilities"] if a["food"]}
-ABILITY_REACH: dict[int, int] = {a["number"]: a["reach"] for a in DATA["abilities"]
-                                 if a["reach"]}
+ENVIRONMENTS: Final[tuple[str, ...]] = tuple(e["id"] for e in DATA["environments"])
+ENV_INDEX: Final[dict[str, int]] = {e: i for i, e in enumerate(ENVIRONMENTS)}
+COLOURS: Final[tuple[str, ...]] = tuple(DATA["colours"])
+ABILITY_NAMES: Final[dict[int, str]] = {a["number"]: a["name"] for a in DATA["abilities"]}
+ABILITY_FOOD: Final[dict[int, int]] = {a["number"]: a["food"] for a in DATA["abilities"]
+                                        if a["food"]}
+ABILITY_REACH: Final[dict[int, int]] = {a["number"]: a["reach"] for a in DATA["abilities"]
+                                         if a["reach"]}
 
-CARD_NAMES: tuple[str, ...] = tuple(c["id"] for c in DATA["cards"])
-CARD_COUNT: int = len(CARD_NAMES)
-VALUE: tuple[int, ...] = tuple(c["value"] for c in DATA["cards"])
+CARD_NAMES: Final[tuple[str, ...]] = tuple(c["id"] for c in DATA["cards"])
+CARD_COUNT: Final[int] = len(CARD_NAMES)
+VALUE: Final[tuple[int, ...]] = tuple(c["value"] for c in DATA["cards"])
 #: Colour index (0 acorn, 1 blueberry, 2 flower); -1 for a joker (named when played, D-4.5).
-COLOUR: tuple[int, ...] = tuple(-1 if c["colour"] is None else COLOURS.index(c["colour"])
-                                for c in DATA["cards"])
-JOKERS: frozenset[int] = frozenset(i for i, c in enumerate(COLOUR) if c < 0)
+COLOUR: Final[tuple[int, ...]] = tuple(
+    -1 if c["colour"] is None else COLOURS.index(c["colour"]) for c in DATA["cards"])
+JOKERS: Final[frozenset[int]] = frozenset(i for i, c in enumerate(COLOUR) if c < 0)
 #: Upgrade icon per card (D-1.2): food-chain movement, eggs, environment index; 0/-1 if none.
-CHAIN: tuple[int, ...] = tuple(
+CHAIN: Final[tuple[int, ...]] = tuple(
     c["icon"]["amount"] if c["icon"] and c["icon"]["kind"] == "chain" else 0
     for c in DATA["cards"])
-EGGS: tuple[int, ...] = tuple(
+EGGS: Final[tuple[int, ...]] = tuple(
     c["icon"]["amount"] if c["icon"] and c["icon"]["kind"] == "eggs" else 0
     for c in DATA["cards"])
-ENV_ICON: tuple[int, ...] = tuple(
+ENV_ICON: Final[tuple[int, ...]] = tuple(
     ENV_INDEX[c["icon"]["environment"]] if c["icon"] and c["icon"]["kind"] == "environment"
     else -1 for c in DATA["cards"])
 
-SPECIES: tuple[dict[str, Any], ...] = tuple(DATA["species"])
-SPECIES_ENVS: tuple[dict[int, int], ...] = tuple(
+SPECIES: Final[tuple[dict[str, Any], ...]] = tuple(DATA["species"])
+SPECIES_ENVS: Final[tuple[dict[int, int], ...]] = tuple(
     {ENV_INDEX[e]: food for e, food in s["environments"].items()} for s in SPECIES)
 
-ENVS_PER_ERA: dict[int, tuple[int, ...]] = {
+ENVS_PER_ERA: Final[dict[int, tuple[int, ...]]] = {
     int(k): tuple(v) for k, v in DATA["environments_per_era"].items()}
-HAND_SIZE: int = DATA["hand_size"]
-KEEP: int = DATA["keep"]
-SECRET_DISCARD: int = DATA["secret_discard"]
-DUMMY_CARDS: int = DATA["dummy_cards"]
-SLOTS: int = DATA["ability_slots"]
-ZERO_SLOT: int = DATA["zero_point_slot"]
-PRINTED_SLOTS: tuple[int, ...] = tuple(DATA["printed_slots"])
-FOOD_ADAPTED: int = DATA["food"]["adapted_environment"]
-FOOD_EATEN: int = DATA["food"]["eaten_species"]
-FOOD_SYMBIOSIS: int = DATA["food"]["symbiosis"]
-SCORE_LOW: int = DATA["score"]["ability_low"]
-SCORE_HIGH: int = DATA["score"]["ability_high"]
-SCORE_HIGH_FROM: int = DATA["score"]["high_from"]
-SMALL_ANIMAL_UP_TO: int = DATA["small_animal_bonus_up_to"]
-TWO_PLAYER_BITES: int = DATA["bite_tokens_two_players"]
+HAND_SIZE: Final[int] = DATA["hand_size"]
+KEEP: Final[int] = DATA["keep"]
+SECRET_DISCARD: Final[int] = DATA["secret_discard"]
+DUMMY_CARDS: Final[int] = DATA["dummy_cards"]
+SLOTS: Final[int] = DATA["ability_slots"]
+ZERO_SLOT: Final[int] = DATA["zero_point_slot"]
+PRINTED_SLOTS: Final[tuple[int, ...]] = tuple(DATA["printed_slots"])
+FOOD_ADAPTED: Final[int] = DATA["food"]["adapted_environment"]
+FOOD_EATEN: Final[int] = DATA["food"]["eaten_species"]
+FOOD_SYMBIOSIS: Final[int] = DATA["food"]["symbiosis"]
+SCORE_LOW: Final[int] = DATA["score"]["ability_low"]
+SCORE_HIGH: Final[int] = DATA["score"]["ability_high"]
+SCORE_HIGH_FROM: Final[int] = DATA["score"]["high_from"]
+SMALL_ANIMAL_UP_TO: Final[int] = DATA["small_animal_bonus_up_to"]
+TWO_PLAYER_BITES: Final[int] = DATA["bite_tokens_two_players"]
 
 # Ability numbers (card value = ability, D-10).
-PHEROMONES, SYMBIOSIS, HERD, HARD_SHELL, COMMUNICATION, TEETH, FOOD_STORAGE, MUTATION, \
-    POISON, TOOLS, CAMOUFLAGE, IRON_STOMACH, BIGGER_BRAIN, METAMORPHOSIS, SOCIETY = range(1, 16)
+PHEROMONES: Final = 1
+SYMBIOSIS: Final = 2
+HERD: Final = 3
+HARD_SHELL: Final = 4
+COMMUNICATION: Final = 5
+TEETH: Final = 6
+FOOD_STORAGE: Final = 7
+MUTATION: Final = 8
+POISON: Final = 9
+TOOLS: Final = 10
+CAMOUFLAGE: Final = 11
+IRON_STOMACH: Final = 12
+BIGGER_BRAIN: Final = 13
+METAMORPHOSIS: Final = 14
+SOCIETY: Final = 15
 
 assert CARD_COUNT == 92 and len(JOKERS) == 2, "D-1.2: 90 ability cards and 2 jokers"
 assert len(SPECIES) == 13 and len(ENVIRONMENTS) == 10, "D-1.1, D-1.3"

@@ -9,12 +9,19 @@ has exactly its listed number of cards (D-4.2).
 from __future__ import annotations
 
 from itertools import combinations
+from typing import Final
 
 from .cards import COLOUR, COLOURS, JOKERS, VALUE, card_label
 
-SINGLE, PAIR, FLUSH, STRAIGHT, THREE, STRAIGHT_FLUSH, FOUR = range(7)
-RANK_NAMES = ("single", "pair", "flush", "straight", "three of a kind", "straight flush",
-              "four of a kind")
+SINGLE: Final = 0
+PAIR: Final = 1
+FLUSH: Final = 2
+STRAIGHT: Final = 3
+THREE: Final = 4
+STRAIGHT_FLUSH: Final = 5
+FOUR: Final = 6
+RANK_NAMES: Final = ("single", "pair", "flush", "straight", "three of a kind",
+                     "straight flush", "four of a kind")
 
 #: (cards, joker colours, rank, sum of values)
 Combo = tuple[tuple[int, ...], tuple[int, ...], int, int]

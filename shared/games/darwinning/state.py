@@ -12,7 +12,7 @@ in ``views``.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Final
 
 from shared.protocol import Event, IllegalMove, Move, NotYourTurn, Result, State, View
 from shared.rng import randbelow, shuffle
@@ -33,7 +33,7 @@ from .cards import (
 )
 from .model import Board, dummy_start
 
-DUMMY = survival.DUMMY
+DUMMY: Final = survival.DUMMY
 
 
 class DarwinningState(State):

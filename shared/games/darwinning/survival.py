@@ -7,7 +7,7 @@ Metamorphosis, and the bite tokens are cleared.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from shared.protocol import Event, Move
 
@@ -36,7 +36,7 @@ from .cards import (
 if TYPE_CHECKING:
     from .state import DarwinningState
 
-DUMMY = -1  # the dummy in survival order and as an eating target
+DUMMY: Final = -1  # the dummy in survival order and as an eating target
 
 
 def can_eat(a: int, eater: set[int], b: int, prey: set[int]) -> bool:

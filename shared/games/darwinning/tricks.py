@@ -110,11 +110,12 @@ def _two_player_plays(hand: list[int], dummy_cards: list[int], edition: str
 def announce_moves(st: DarwinningState, seat: int) -> list[Move]:
     """v2.2 two players (D-11.2): the dummy cards (and joker names) that complete the play."""
     play = next(p for p in st.trick if p["seat"] == seat)
-    own = set(play["cards"])
+    own: list[int] = play["cards"]
     dummy = set(st.dummy_cards)
     moves = []
-    for cards, names, _rank, _total in enumerate_combos(play["cards"] + st.dummy_cards):
-        if own <= set(cards):  # every hand card played, completed by dummy cards
+    for cards, names, _rank, _total in enumerate_combos(own + st.dummy_cards):
+        # Every hand card played, completed by dummy cards (a loop, not a set per combination).
+        if len(cards) >= len(own) and all(c in cards for c in own):
             move: Move = {"type": "announce", "dummy": [c for c in cards if c in dummy]}
             if names:
                 move["jokers"] = list(names)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from shared.protocol import Event, Move
 
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 #: Rule E-5.1 (the rulebook's "Rys Masožravec"): in each feeding phase only one of a player's
 #: carnivores may use Carnivorous.
-ONE_ATTACK_PER_PHASE = True
+ONE_ATTACK_PER_PHASE: Final = True
 
 
 def can_attack(st: EvolutionState, carnivore: Animal, target: Animal) -> bool:

@@ -11,27 +11,28 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
-_DATA_PATH = Path(__file__).resolve().parents[2] / "data" / "evolution.json"
-DATA: dict[str, Any] = json.loads(_DATA_PATH.read_text(encoding="utf-8"))
+_DATA_PATH: Final = Path(__file__).resolve().parents[2] / "data" / "evolution.json"
+DATA: Final[dict[str, Any]] = json.loads(_DATA_PATH.read_text(encoding="utf-8"))
 
-TRAITS: dict[str, dict[str, Any]] = DATA["traits"]
-TRAIT_NAMES: dict[str, str] = {key: info["name"] for key, info in TRAITS.items()}
+TRAITS: Final[dict[str, dict[str, Any]]] = DATA["traits"]
+TRAIT_NAMES: Final[dict[str, str]] = {key: info["name"] for key, info in TRAITS.items()}
 #: Extra food each trait adds to an animal's requirement (E-3.3) and to its score (E-4.1).
-FOOD_EXTRA: dict[str, int] = {key: info["food"] for key, info in TRAITS.items() if info["food"]}
-PAIRED: frozenset[str] = frozenset(key for key, info in TRAITS.items() if info["paired"])
+FOOD_EXTRA: Final[dict[str, int]] = {key: info["food"] for key, info in TRAITS.items()
+                                     if info["food"]}
+PAIRED: Final[frozenset[str]] = frozenset(key for key, info in TRAITS.items() if info["paired"])
 
 #: Faces of the cards of one deck, in card-id order (E-1.1).
-DECK_FACES: tuple[tuple[str, ...], ...] = tuple(
+DECK_FACES: Final[tuple[tuple[str, ...], ...]] = tuple(
     tuple(entry["traits"]) for entry in DATA["deck"] for _ in range(entry["copies"]))
-DECK_SIZE: int = len(DECK_FACES)
-HAND_SIZE: int = DATA["hand_size"]
-SCORE_ANIMAL: int = DATA["score"]["animal"]
-SCORE_TRAIT: int = DATA["score"]["trait"]
-FOOD_BANK: dict[int, tuple[int, int]] = {
+DECK_SIZE: Final[int] = len(DECK_FACES)
+HAND_SIZE: Final[int] = DATA["hand_size"]
+SCORE_ANIMAL: Final[int] = DATA["score"]["animal"]
+SCORE_TRAIT: Final[int] = DATA["score"]["trait"]
+FOOD_BANK: Final[dict[int, tuple[int, int]]] = {
     int(k): (v["dice"], v["plus"]) for k, v in DATA["food_bank"].items()}
-DECKS_BY_PLAYERS: dict[int, int] = {int(k): v for k, v in DATA["decks_by_players"].items()}
+DECKS_BY_PLAYERS: Final[dict[int, int]] = {int(k): v for k, v in DATA["decks_by_players"].items()}
 
 assert DECK_SIZE == 84, "E-1.1: the base deck has 84 cards"
 assert all(t in TRAITS for faces in DECK_FACES for t in faces)

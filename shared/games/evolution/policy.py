@@ -10,13 +10,14 @@ search with uniform playouts (Wilson 95% 0.65-0.90).
 from __future__ import annotations
 
 import random
+from typing import Final
 
 from shared.protocol import Move
 from shared.rng import randbelow
 
 from .state import EvolutionState
 
-_FEEDING = frozenset(("take_food", "attack", "burn_fat"))
+_FEEDING: Final = frozenset(("take_food", "attack", "burn_fat"))
 
 
 def evolution_policy(state: EvolutionState, seat: int, rng: random.Random) -> Move:

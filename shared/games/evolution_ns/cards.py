@@ -9,35 +9,35 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
-_DATA_PATH = Path(__file__).resolve().parents[2] / "data" / "evolution-ns.json"
-DATA: dict[str, Any] = json.loads(_DATA_PATH.read_text(encoding="utf-8"))
+_DATA_PATH: Final = Path(__file__).resolve().parents[2] / "data" / "evolution-ns.json"
+DATA: Final[dict[str, Any]] = json.loads(_DATA_PATH.read_text(encoding="utf-8"))
 
-TRAITS: dict[str, dict[str, Any]] = DATA["traits"]
-TRAIT_NAMES: dict[str, str] = {key: info["name"] for key, info in TRAITS.items()}
-TRAIT_OF: tuple[str, ...] = tuple(
+TRAITS: Final[dict[str, dict[str, Any]]] = DATA["traits"]
+TRAIT_NAMES: Final[dict[str, str]] = {key: info["name"] for key, info in TRAITS.items()}
+TRAIT_OF: Final[tuple[str, ...]] = tuple(
     key for key, info in TRAITS.items() for _ in range(info["copies"]))
-FOOD_OF: tuple[int, ...] = tuple(
+FOOD_OF: Final[tuple[int, ...]] = tuple(
     food for info in TRAITS.values() for food in info["food"])
-DECK_SIZE: int = len(TRAIT_OF)
-HAND_BASE: int = DATA["hand_base"]
-MAX_VALUE: int = DATA["max_value"]
-MAX_TRAITS: int = DATA["max_traits"]
-MAX_TRAITS_2P: int = DATA["max_traits_two_players"]
-TWO_PLAYER_REMOVED: int = DATA["two_player_removed"]
-HARD_SHELL_BONUS: int = DATA["hard_shell_bonus"]
-INTELLIGENCE_FOOD: int = DATA["intelligence_plant_food"]
-QUICK_FORCED_PLAYERS: int = DATA["quick_forced_players"]
+DECK_SIZE: Final[int] = len(TRAIT_OF)
+HAND_BASE: Final[int] = DATA["hand_base"]
+MAX_VALUE: Final[int] = DATA["max_value"]
+MAX_TRAITS: Final[int] = DATA["max_traits"]
+MAX_TRAITS_2P: Final[int] = DATA["max_traits_two_players"]
+TWO_PLAYER_REMOVED: Final[int] = DATA["two_player_removed"]
+HARD_SHELL_BONUS: Final[int] = DATA["hard_shell_bonus"]
+INTELLIGENCE_FOOD: Final[int] = DATA["intelligence_plant_food"]
+QUICK_FORCED_PLAYERS: Final[int] = DATA["quick_forced_players"]
 
 assert all(info["copies"] == len(info["food"]) for info in TRAITS.values())
 assert len(FOOD_OF) == DECK_SIZE
 
 #: Traits that protect a target and that Intelligence may negate (N-5.12); Warning Call is
 #: named by the side of the neighbour that carries it.
-NEGATABLE: tuple[str, ...] = ("burrowing", "climbing", "defensive_herding", "hard_shell",
-                              "horns", "symbiosis", "warning_call_left",
-                              "warning_call_right")
+NEGATABLE: Final[tuple[str, ...]] = ("burrowing", "climbing", "defensive_herding",
+                                      "hard_shell", "horns", "symbiosis", "warning_call_left",
+                                      "warning_call_right")
 
 
 def card_label(card: int) -> str:

@@ -11,7 +11,7 @@ Rule ids refer to docs/rules/evolution-ns.md.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from shared.protocol import Event, Move
 
@@ -21,7 +21,7 @@ from .model import Species
 if TYPE_CHECKING:
     from .state import NSState
 
-START_EFFECTS = ("fertile", "long_neck", "fat_tissue")
+START_EFFECTS: Final = ("fertile", "long_neck", "fat_tissue")
 
 
 # -- the start of feeding (N-3.4, N-3.8) -------------------------------------------------------

@@ -10,7 +10,7 @@ Rule ids refer to docs/rules/evolution-ns.md.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Final
 
 from shared.protocol import Event, IllegalMove, Move, NotYourTurn, Result, State, View
 from shared.rng import randbelow, shuffle
@@ -20,7 +20,7 @@ from .cards import DECK_SIZE, HAND_BASE, MAX_TRAITS, MAX_TRAITS_2P, TWO_PLAYER_R
 from .model import Species
 
 #: ``order_from`` per table size: every seat's clockwise order, worked out once.
-_ORDERS: dict[int, tuple[tuple[int, ...], ...]] = {}
+_ORDERS: Final[dict[int, tuple[tuple[int, ...], ...]]] = {}
 
 
 class NSState(State):

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from shared.protocol import Move, View
 from shared.rng import randbelow, shuffle
@@ -159,8 +159,8 @@ def _species(st: NSState, seat: int, index: int, viewer: int | None = None) -> s
     return f"{whose} species #{index + 1} (body {body}, pop {pop}{traits})"
 
 
-NEGATE_NAMES = {"warning_call_left": "Warning Call of its left neighbour",
-                "warning_call_right": "Warning Call of its right neighbour"}
+NEGATE_NAMES: Final = {"warning_call_left": "Warning Call of its left neighbour",
+                       "warning_call_right": "Warning Call of its right neighbour"}
 
 
 def move_label(st: NSState, move: Move) -> str:
