@@ -20,7 +20,9 @@ caps, so a seeded match plays the same moves on any machine and build; see
 candidate heuristic (``Game.playout_heuristic``), registered or not. Search variants follow
 as ``+name`` suffixes (``VARIANTS``), so a pairing plays a variant against the default
 search at equal simulations, e.g. ``--pairing ismcts:300+mo,ismcts:300``; the record keeps
-both specs, variants included.
+both specs, variants included. ``+reuse`` keeps the bot's tree between its decisions
+(``worker/search/reuse.py``): the match tells such a bot every move as its seat observed it
+(``State.observe_move``), nothing more, and the budget counts new simulations only.
 Matches run in ``--procs`` processes (default 2, one per core of the bench machine).
 ``python -m bench.accel bench.strength ...`` runs the same matches with the engine compiled
 by mypyc, about three times sooner (``bench/accel.py``); each record says which build played.
@@ -46,7 +48,8 @@ import random
 import subprocess
 import sys
 import time
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +60,7 @@ from shared.protocol import Game, Move, State, View
 from worker.bots import greedy_move
 from worker.search import LEVELS, SearchBudget, search_move
 from worker.search.policies import Policy, heuristic_for, policy_for, random_policy
+from worker.search.reuse import Observation, TreeCache
 
 COMMAND = "python -m bench.strength " + " ".join(sys.argv[1:])
 RESULTS = Path(__file__).parent / "results" / "strength.jsonl"
@@ -77,6 +81,14 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
 VARIANTS: dict[str, dict[str, Any]] = {
     "mo": {"multi_observer": True},  # MO-ISMCTS: each seat's decisions in its own tree
     "so": {"multi_observer": False},  # the searcher's tree alone (single observer)
+    # Subtree reuse: the bot keeps its tree between its decisions (``worker/search/reuse.py``);
+    # such a tree follows simultaneous steps in seat order, the order this bench plays them,
+    # and spends its whole budget (new iterations deepen the subtree the next decision gets;
+    # the early stop would return the same move with a smaller tree).
+    "reuse": {"reuse": True, "searcher_first": False, "stop_when_decided": False},
+    "seatorder": {"searcher_first": False},  # seat order alone, to tell the two apart
+    # The score margin blended into the reward (``ismcts.margin_rewards``), 30%.
+    "margin": {"margin": 0.3},
 }
 
 
@@ -101,16 +113,27 @@ class Bot:
     spec: str
     moves: int = 0
     seconds: float = 0.0
+    #: Its own tree cache (``+reuse``): one bot, one seat, one match, so one entry.
+    trees: TreeCache = field(default_factory=lambda: TreeCache(max_trees=1))
 
-    def choose(self, game: Game, view: View, seat: int, rng: random.Random) -> Move:
+    @property
+    def observes(self) -> bool:
+        """Whether the bot needs the moves its seat observed (``choose(observed=...)``)."""
+        return bool(parse_spec(self.spec)[2].get("reuse"))
+
+    def choose(self, game: Game, view: View, seat: int, rng: random.Random,
+               observed: Sequence[Observation] = ()) -> Move:
+        """The bot's move from ``view``; ``observed`` is every move of the match so far as
+        ``seat`` saw it (``State.observe_move``), which only a ``+reuse`` bot uses."""
         start = time.perf_counter()
         try:
-            return self._choose(game, view, seat, rng)
+            return self._choose(game, view, seat, rng, observed)
         finally:
             self.moves += 1
             self.seconds += time.perf_counter() - start
 
-    def _choose(self, game: Game, view: View, seat: int, rng: random.Random) -> Move:
+    def _choose(self, game: Game, view: View, seat: int, rng: random.Random,
+                observed: Sequence[Observation]) -> Move:
         name, suffix, options = parse_spec(self.spec)
         if name == "random":
             state = game.sample_from_view(view, seat, rng)
@@ -133,7 +156,12 @@ class Bot:
             budget = SearchBudget(10**9, float(name[5:]))
         else:
             raise ValueError(f"unknown bot spec {self.spec!r}")
-        return search_move(game, view, seat, budget, rng, policy=policy, **options)
+        if not options.pop("reuse", False):
+            return search_move(game, view, seat, budget, rng, policy=policy, **options)
+        tree = self.trees.take(seat, observed, seat)
+        move = search_move(game, view, seat, budget, rng, policy=policy, tree=tree, **options)
+        self.trees.put(seat, tree, observed)
+        return move
 
 
 def play_match(args: tuple[str, int, str, str, int]) -> dict[str, Any]:
@@ -144,12 +172,18 @@ def play_match(args: tuple[str, int, str, str, int]) -> dict[str, Any]:
     state: State = game.new_state(players, game.resolve_options({}), rng)
     a_seat = seed % players
     bots = [Bot(a) if s == a_seat else Bot(b) for s in range(players)]
+    # Each observing bot's log of the match as its seat saw it: what the service would tell
+    # that seat of every move (the mover's own moves whole, others' as observe_move says).
+    logs: dict[int, list[Observation]] = {s: [] for s, bot in enumerate(bots) if bot.observes}
     step = 0
     start = time.perf_counter()
     while not state.is_over():
         seat = state.to_move()[0]
         decision_rng = random.Random(seed * 1_000_003 + step * 101 + seat)
-        move = bots[seat].choose(game, state.view(seat), seat, decision_rng)
+        move = bots[seat].choose(game, state.view(seat), seat, decision_rng,
+                                 logs.get(seat, ()))
+        for observer, log in logs.items():
+            log.append((seat, state.observe_move(seat, move, observer)))
         state.apply(seat, move, rng)
         step += 1
     result = state.result()

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
 
 from bench.strength import (
+    Bot,
     _ranges,
+    load_game,
     load_records,
     markdown,
     parse_spec,
@@ -101,6 +104,8 @@ def test_only_matches_of_the_current_rules_version_count(tmp_path: Path) -> None
 
 def test_a_pairing_names_search_variants_and_records_them(tmp_path: Path) -> None:
     assert parse_spec("ismcts:400+mo") == ("ismcts:400", "", {"multi_observer": True})
+    assert parse_spec("ismcts:400+reuse") == (
+        "ismcts:400", "", {"reuse": True, "searcher_first": False, "stop_when_decided": False})
     assert parse_spec("hard/r") == ("hard", "r", {})
     for bad in ("ismcts:400+nope", "random+mo"):
         with pytest.raises(ValueError):
@@ -124,3 +129,28 @@ def test_shared_firsts_count_half_in_the_score() -> None:
     lo, hi = wilson(1.5, 4)
     assert "first=2 rate=0.500" in line and "ties=1 score=1.5 score_rate=0.375" in line
     assert f"score_wilson95=[{lo:.3f}, {hi:.3f}]" in line
+
+
+def test_a_reusing_bot_keeps_its_tree_from_its_own_observations() -> None:
+    # Savanna (every step simultaneous): the bench plays seats in order and the reusing bot
+    # finds its next decision in its tree, in either seat, from what its seat observed.
+    game = load_game("savanna")
+    for a_seat in (0, 1):
+        rng = random.Random(a_seat)
+        state = game.new_state(2, game.resolve_options({}), rng)
+        bots = [Bot("ismcts:24+reuse" if seat == a_seat else "ismcts:24") for seat in (0, 1)]
+        log: list[tuple[int, str]] = []
+        decisions = 0
+        while not state.is_over():
+            seat = state.to_move()[0]
+            move = bots[seat].choose(game, state.view(seat), seat, random.Random(decisions),
+                                     log if seat == a_seat else ())
+            assert move in state.legal_moves(seat)
+            log.append((seat, state.observe_move(seat, move, a_seat)))
+            state.apply(seat, move, rng)
+            decisions += seat == a_seat
+        trees = bots[a_seat].trees
+        assert trees.hits + trees.misses == decisions
+        assert trees.hits >= decisions * 3 // 4
+        assert all(key == a_seat for key in trees._entries)  # one seat's own trees only
+        assert bots[1 - a_seat].trees.hits + bots[1 - a_seat].trees.misses == 0

@@ -19,7 +19,7 @@ from shared.bot_catalogue import (
 from shared.protocol import Game, Result, State, View
 from tests.worker.toygame import TOY, ToyGame, ToyState
 from worker.search import LEVELS, MAX_SIMULATIONS, SearchBudget, search_move
-from worker.search.ismcts import rewards
+from worker.search.ismcts import margin_rewards, rewards
 
 SMALL = SearchBudget(simulations=300, time_cap=60.0)
 
@@ -231,6 +231,23 @@ def test_rewards_rank_first_then_score() -> None:
     four = rewards(Result.from_keys([10, 9, 2, 0], [10, 9, 2, 0]))
     assert four[0] == 1.0 and four[3] == 0.0 and four[1] > four[2] > four[3]
     assert four[1] < 0.5 + 0.5  # second place never equals a win
+
+
+def test_margin_rewards_tell_a_wide_win_from_a_narrow_one() -> None:
+    narrow = margin_rewards(Result.from_keys([30, 20], [30, 20]), 0.3)
+    wide = margin_rewards(Result.from_keys([40, 10], [40, 10]), 0.3)
+    assert narrow == pytest.approx([0.7 + 0.3 * (0.5 + 0.5 * 10 / 30),
+                                    0.3 * (0.5 - 0.5 * 10 / 30)])
+    assert wide[0] > narrow[0] > 0.5 > narrow[1] > wide[1]
+    assert margin_rewards(Result.from_keys([2, 2], [2, 2]), 0.3) == pytest.approx([0.675] * 2)
+    for scores in ([3, 1], [0, 0], [10, 9, 2, 0]):
+        result = Result.from_keys(scores, scores)
+        assert margin_rewards(result, 0.0) == rewards(result)  # weight 0: the plain reward
+    state = TOY.new_state(3, {}, random.Random(3))
+    seat = state.to_move()[0]
+    move = search_move(TOY, state.view(seat), seat, SearchBudget(60, 60.0), random.Random(0),
+                       margin=0.3)
+    assert move in state.legal_moves(seat)
 
 
 # -- the search sees the view and nothing else -----------------------------------------------

@@ -29,6 +29,13 @@ policy, while the searcher's tree still only learns what the searcher sees. A se
 later in a sequentialised simultaneous step sees the earlier picks only as its tree's one
 "secret" edge, so no tree learns a pick its owner could not see.
 
+Subtree reuse (``tree``, a :class:`SearchTree`; ``worker/search/reuse.py`` keeps them between
+decisions): the search continues from the node an earlier search reached by the edges the seat
+has observed since, so that node's statistics count towards this decision while the budget
+still counts new iterations only. Such a tree follows simultaneous steps below the root in
+seat order (``searcher_first=False``), the order in which moves are played (the bench plays
+them so), so that the next decision's node exists in it.
+
 Reward of a finished match per seat, in [0, 1]: ``0.5 * (n - rank) / (n - 1)`` plus
 ``0.5 * (score - min) / (max - min)`` (the second term 0.5 for all when all scores are equal).
 Rank dominates (first place is worth as much as the whole score spread) while the score term
@@ -76,6 +83,20 @@ class Node:
         self.actor_at = -1  # the seat whose moves ``legal`` lists
 
 
+class SearchTree:
+    """A search tree handed from one decision to the next (subtree reuse).
+
+    ``root`` is the node to continue from, or ``None`` to start afresh; ``search_move`` sets it
+    to the root it searched. The node must be the seat's own decision as reached by the edges
+    it observed (``reuse.TreeCache`` checks that), so its statistics are the seat's own.
+    """
+
+    __slots__ = ("root",)
+
+    def __init__(self, root: Node | None = None) -> None:
+        self.root = root
+
+
 def rewards(result: Result) -> list[float]:
     """Per-seat reward in [0, 1] of a finished match (see the module docstring)."""
     n = len(result.scores)
@@ -90,11 +111,30 @@ def rewards(result: Result) -> list[float]:
     return out
 
 
+def margin_rewards(result: Result, weight: float) -> list[float]:
+    """``rewards`` blended with each seat's score margin: ``(1 - weight) * rewards + weight *
+    margin``, the margin being ``0.5 + 0.5 * (score - best other score) / max |score|``
+    (clipped to [0, 1]). A win by a wide margin then backs up more than a narrow one, which
+    two seats' win-or-lose reward cannot tell apart (``margin`` option of ``search_move``)."""
+    base = rewards(result)
+    scores = result.scores
+    if len(scores) < 2:
+        return base
+    scale = max(abs(score) for score in scores) or 1.0
+    out = []
+    for index, score in enumerate(scores):
+        best_other = max(other for seat, other in enumerate(scores) if seat != index)
+        lead = max(-1.0, min(1.0, (score - best_other) / scale))
+        out.append((1.0 - weight) * base[index] + weight * (0.5 + 0.5 * lead))
+    return out
+
+
 def search_move(game: Game, view: View, seat: int, budget: SearchBudget, rng: random.Random,
                 stats: dict[str, Any] | None = None, policy: Policy | None = None,
                 exploration: float = EXPLORATION, stop_when_decided: bool = True,
                 clock: Callable[[], float] = time.perf_counter,
-                multi_observer: bool = False) -> Move:
+                multi_observer: bool = False, tree: SearchTree | None = None,
+                searcher_first: bool = True, margin: float = 0.0) -> Move:
     """The move ISMCTS chooses for ``seat`` knowing only ``view``.
 
     Runs ``budget.simulations`` iterations or stops before the first iteration that would
@@ -108,10 +148,17 @@ def search_move(game: Game, view: View, seat: int, budget: SearchBudget, rng: ra
     Unless ``stop_when_decided`` is false, it stops early, with the same move, once no other
     root move can overtake the most visited one in the iterations left (``_decided``).
     ``stats``, if given, is filled with ``iterations``, ``elapsed``, ``stopped`` ("budget",
-    "decided", "time" or "forced") and per-move ``visits`` and mean ``values``. ``clock``
+    "decided", "time" or "forced"), ``reused`` (root visits a reused tree brought) and
+    per-move ``visits`` and mean ``values``. ``clock``
     (seconds) is the time source, for tests. ``multi_observer`` searches one tree per seat
-    (MO-ISMCTS, see the module docstring) instead of the searcher's tree alone.
+    (MO-ISMCTS, see the module docstring) instead of the searcher's tree alone. ``tree``
+    continues from ``tree.root`` (its statistics count, the budget counts new iterations) and
+    leaves the searched root there (subtree reuse). ``searcher_first`` false orders
+    simultaneous steps below the root in seat order instead of the searcher first.
+    ``margin`` (0 to 1) blends the score margin into the reward (``margin_rewards``).
     """
+    if tree is not None and multi_observer:
+        raise ValueError("subtree reuse keeps the searcher's tree alone, not one per seat")
     play = policy or policy_for(game)
     start = clock()
     deadline = start + budget.time_cap
@@ -127,10 +174,13 @@ def search_move(game: Game, view: View, seat: int, budget: SearchBudget, rng: ra
     if not root_moves:
         raise ValueError(f"seat {seat} has no legal move")
     stopped = "budget"
-    root = Node(-1)
+    root = tree.root if tree is not None and tree.root is not None else Node(-1)
+    if tree is not None:
+        tree.root = root
     # MO-ISMCTS: every seat's own tree, the searcher's being ``root`` (its statistics decide).
     roots = [root if other == seat else Node(-1) for other in range(sample.num_players)] \
         if multi_observer else []
+    reused = sum(child.visits for child in root.children.values())
     iterations = 0
     if len(root_moves) == 1:
         stopped = "forced"
@@ -158,9 +208,10 @@ def search_move(game: Game, view: View, seat: int, budget: SearchBudget, rng: ra
                 state = draw(rng)
             if multi_observer:
                 done = _iterate_multi(state, roots, seat, play, rng, exploration, deadline,
-                                      clock)
+                                      clock, margin)
             else:
-                done = _iterate(state, root, seat, play, rng, exploration, deadline, clock)
+                done = _iterate(state, root, seat, play, rng, exploration, deadline, clock,
+                                searcher_first, margin)
             state = None
             if not done:  # its playout ran past the deadline: answer with what we have
                 stopped = "time"
@@ -168,7 +219,7 @@ def search_move(game: Game, view: View, seat: int, budget: SearchBudget, rng: ra
             iterations += 1
     if stats is not None:
         stats.update(
-            iterations=iterations, elapsed=clock() - start, stopped=stopped,
+            iterations=iterations, elapsed=clock() - start, stopped=stopped, reused=reused,
             visits={key: root.children[key].visits for key in root_moves
                     if key in root.children and root.children[key].visits},
             values={key: root.children[key].total / root.children[key].visits
@@ -246,14 +297,19 @@ def _select(node: Node, groups: dict[str, Any], actor: int, exploration: float,
 
 
 def _iterate(state: State, root: Node, seat: int, play: Policy, rng: random.Random,
-             exploration: float, deadline: float, clock: Callable[[], float]) -> bool:
+             exploration: float, deadline: float, clock: Callable[[], float],
+             searcher_first: bool = True, margin: float = 0.0) -> bool:
     """One ISMCTS iteration on the determinization ``state`` (consumed); false, with nothing
-    backed up, if its playout was abandoned at ``deadline``."""
+    backed up, if its playout was abandoned at ``deadline``. The searcher acts first in a
+    simultaneous step at the root (its decision), and below it too unless ``searcher_first``
+    is false (then seat order); ``margin`` as in ``search_move``."""
     node = root
     path: list[Node] = []
     seats = state.to_move()
+    at_root = True
     while seats:
-        actor = seat if seat in seats else seats[0]
+        actor = seat if (searcher_first or at_root) and seat in seats else seats[0]
+        at_root = False
         secret = node.secret
         if secret is not None and secret[0] == actor:
             # Known secret step: draw the policy's move and confirm it still looks the same
@@ -295,7 +351,8 @@ def _iterate(state: State, root: Node, seat: int, play: Policy, rng: random.Rand
         seats = state.to_move()
     if not playout_until(state, play, rng, deadline, clock):
         return False
-    reward = rewards(state.result())
+    result = state.result()
+    reward = margin_rewards(result, margin) if margin else rewards(result)
     for edge in path:
         edge.visits += 1
         edge.total += reward[edge.actor]
@@ -303,7 +360,8 @@ def _iterate(state: State, root: Node, seat: int, play: Policy, rng: random.Rand
 
 
 def _iterate_multi(state: State, roots: list[Node], seat: int, play: Policy, rng: random.Random,
-                   exploration: float, deadline: float, clock: Callable[[], float]) -> bool:
+                   exploration: float, deadline: float, clock: Callable[[], float],
+                   margin: float = 0.0) -> bool:
     """One MO-ISMCTS iteration on ``state`` (consumed): ``roots[s]`` is seat ``s``'s tree.
 
     The seat to act selects in its own tree, where its moves are distinct edges (it sees
@@ -350,7 +408,8 @@ def _iterate_multi(state: State, roots: list[Node], seat: int, play: Policy, rng
         seats = state.to_move()
     if not playout_until(state, play, rng, deadline, clock):
         return False
-    reward = rewards(state.result())
+    result = state.result()
+    reward = margin_rewards(result, margin) if margin else rewards(result)
     for path in paths:
         for edge in path:
             edge.visits += 1
