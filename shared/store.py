@@ -182,6 +182,10 @@ class MatchRecord:
     timeouts: dict[int, int] = field(default_factory=dict)  # seat -> consecutive timeouts
     forfeited: list[int] = field(default_factory=list)  # seats now played by the fallback
     seeded: bool = False  # the creator chose the seed: everyone who can see it is told so
+    # Since when only seats the server plays owe moves in a match where a person or program
+    # waits for them (None while one of those owes a move, and in matches without a turn
+    # budget): the start of the bot decisions' shared budget (``worker.turn_budget``).
+    bots_since: float | None = None
 
     def deadline_at(self) -> float | None:
         """When the first deadline of a seat that owes a move passes (None: no deadline)."""
@@ -202,6 +206,7 @@ class MatchRecord:
             "forfeit_after": json.dumps(self.forfeit_after),
             "owed_since": json.dumps(self.owed_since), "timeouts": json.dumps(self.timeouts),
             "forfeited": json.dumps(self.forfeited), "seeded": json.dumps(self.seeded),
+            "bots_since": json.dumps(self.bots_since),
         }
 
     @classmethod
@@ -222,6 +227,7 @@ class MatchRecord:
             timeouts={int(k): v for k, v in json.loads(fields.get("timeouts", "{}")).items()},
             forfeited=json.loads(fields.get("forfeited", "[]")),
             seeded=json.loads(fields.get("seeded", "false")),
+            bots_since=json.loads(fields.get("bots_since", "null")),
         )
 
 
