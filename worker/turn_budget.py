@@ -19,13 +19,18 @@ and with the default 5 s, twice ``hard``'s 2.5 s cap, a chain's first decision (
 only one) keeps its level's full cap. Later ones get less; past the budget each gets the
 floor, so a person's wait is the budget plus one floor per decision beyond it.
 
-The floor: ``FLOOR_SECONDS`` (0.2 s) and, whatever the clock says, ``FLOOR_SIMULATIONS``
+The floor: ``FLOOR_SECONDS`` (0.05 s) and, whatever the clock says, ``FLOOR_SIMULATIONS``
 (16, fewer if the level has fewer) completed simulations (``SearchBudget.min_simulations``).
-0.2 s is a few hundred simulations in the fast games and tens in the heaviest on this
-machine's compiled build (the README's sims/s tables), enough that each of the root moves
-is tried and the search, not chance, picks; the 16 simulations keep it a search on a
-machine so loaded that 0.2 s runs none (a search cut at 0 simulations would play its first
-legal move). A shrunk decision costs about 0.2 s, so even ten of them add ~2 s.
+The simulations are what keep a late decision a search: a search cut at 0 simulations plays
+its first legal move, and a loaded machine can pause a worker longer than any time floor.
+16 simulations give each move of a position with up to 8 moves two playouts, and in a
+larger one still weigh 16 of its moves by a playout each instead of drawing one. The
+time floor lets the fast games do more in the same blink (tens to hundreds of simulations
+in 0.05 s on the compiled build: the README's sims/s tables), while the heavy ones reach
+their 16 simulations in about 0.05-0.15 s. It is small because chains can be long: a person
+who passes while the bots play out a phase faces 10-15 decisions in a row (seen in 4-player
+Evolution), and each one past the budget costs its floor plus the queue's few milliseconds,
+so they add about a second, not several.
 
 Custom budgets (``simulations``) and time budgets (``seconds``) are a person's explicit
 choice to wait and are left whole, as are all-bot matches, tournaments and rated matches:
@@ -40,7 +45,7 @@ from typing import Any
 
 from shared.bot_catalogue import LEVELS, SearchBudget, budget_of_bot
 
-FLOOR_SECONDS = 0.2
+FLOOR_SECONDS = 0.05
 FLOOR_SIMULATIONS = 16
 SHARE = 0.5  # the most of what is left one decision may take
 
