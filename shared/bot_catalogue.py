@@ -47,6 +47,9 @@ LEVELS: dict[str, SearchBudget] = {
 #: The answer time every level must keep at p95 on the compiled build (``hard``'s cap plus
 #: room for the sampler's set-up and one iteration); ``bench/bench_bot_wait.py`` checks it.
 DECISION_TARGET_SECONDS = 3.0
+#: A person's wait for their turn to come back, at p95, every game and level (issue #19): the
+#: bot decisions in between share a turn budget (``worker.turn_budget``) to keep it.
+WAIT_TARGET_SECONDS = 6.0
 MAX_SIMULATIONS = 20_000
 # A time budget ({"seconds": s}, for tournaments with move deadlines): the search answers
 # within s seconds with the best move found so far. Its simulation count is only a ceiling.
