@@ -28,9 +28,9 @@ larger one still weigh 16 of its moves by a playout each instead of drawing one.
 time floor lets the fast games do more in the same blink (tens to hundreds of simulations
 in 0.05 s on the compiled build: the README's sims/s tables), while the heavy ones reach
 their 16 simulations in about 0.05-0.15 s. It is small because chains can be long: a person
-who passes while the bots play out a phase faces 10-15 decisions in a row (seen in 4-player
-Evolution), and each one past the budget costs its floor plus the queue's few milliseconds,
-so they add about a second, not several.
+who passes while three bots play out a phase faces 10-15 decisions in a row (the README's
+bot-wait bench), and each one past the budget costs its floor plus the queue's few
+milliseconds, so they add about a second, not several.
 
 Custom budgets (``simulations``) and time budgets (``seconds``) are a person's explicit
 choice to wait and are left whole, as are all-bot matches, tournaments and rated matches:
