@@ -4,7 +4,9 @@ Key space of one match (prefix ``evo:m:{id}``, braces included: the id is the ke
 so on Redis Cluster all keys of one match live in one slot and one script can write them;
 :func:`match_key` is the only place that spells a match key):
 
-* ``evo:m:{id}`` hash — metadata, seats, serialized state, random state, version, result;
+* ``evo:m:{id}`` hash — metadata, seats, serialized state, random state, version, result,
+  and since when a waiting person's bots have been deciding (``bots_since``: the start of
+  the turn budget, ``worker.turn_budget``);
 * ``evo:m:{id}:log`` list — one JSON entry per accepted move;
 * ``evo:m:{id}:tok`` hash — sha256(token) -> seat (tokens are never stored in clear);
 * ``evo:m:{id}:idem:{sha256(key)}`` string — the first answer to an Idempotency-Key (TTL);
