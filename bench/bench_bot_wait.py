@@ -2,20 +2,26 @@
 
 Starts its own redis-server, gunicorn and Celery worker (the production commands, the
 worker's default concurrency of 2) twice: once with ``EVO_COMPILED=0`` (plain sources), once
-on the compiled build (``shared/accel.py``). For every game and level it plays 2-player
-matches of a person (random legal moves, sent at once) against an ``ismcts`` bot and reports:
+on the compiled build (``shared/accel.py``). For every game and level it plays matches of a
+person (random legal moves, sent at once) against ``--bots`` ``ismcts`` bots (1: 2-player
+matches) and reports:
 
-* ``decision``: the bot's thinking time per decision (``think_seconds`` in the move log);
+* ``decision``: a bot's thinking time per decision (``think_seconds`` in the move log);
 * ``wait``: a person's wait, from their move being accepted to their next decision being
-  readable (every bot decision in between, the queue and the long poll included).
+  readable (every bot decision in between, the queue and the long poll included);
+* ``chain``: how many bot decisions each wait held.
 
 p50 and p95 of each, the plain/compiled ratios, the load average (1/5/15 min) at the start
-and the end of each row (the levels' time caps keep every row short, so a loaded machine
-still gives figures; the load says how loaded), and whether the compiled ``hard`` decisions
-keep ``DECISION_TARGET_SECONDS`` at p95. Run from the repository root::
+and the end of each row (the levels' time caps and the person's turn budget keep every row
+short, so a loaded machine still gives figures; the load says how loaded), and whether
+``hard``'s decisions keep ``DECISION_TARGET_SECONDS`` and every level's waits keep
+``WAIT_TARGET_SECONDS`` at p95. The worker runs with ``TURN_BUDGET_SECONDS`` set to
+``--turn-budget`` (the default 5 s; 0: every decision its level's whole cap, as before the
+turn budget). Run from the repository root::
 
     .venv/bin/python -m bench.bench_bot_wait [--games evolution savanna]
-        [--levels easy medium hard] [--waits 12] [--builds plain compiled]
+        [--levels easy medium hard] [--waits 12] [--builds plain compiled] [--bots 1]
+        [--turn-budget 5]
 """
 
 from __future__ import annotations
@@ -40,7 +46,8 @@ from bench.bench_latency import percentile
 from scripts.localredis import free_port, start_redis
 from scripts.stack import UNLIMITED, start_api, start_worker, wait_healthy
 from shared import accel
-from shared.bot_catalogue import DECISION_TARGET_SECONDS
+from shared.bot_catalogue import DECISION_TARGET_SECONDS, WAIT_TARGET_SECONDS
+from shared.config import Settings
 from shared.games import all_games
 
 
@@ -50,12 +57,13 @@ def load() -> str:
 
 
 @contextmanager
-def stack(compiled: bool, tmp: Path) -> Iterator[str]:
+def stack(compiled: bool, tmp: Path, turn_budget: float) -> Iterator[str]:
     """A real redis + API + worker; the worker on the build or on the plain sources."""
     redis_port, api_port = free_port(), free_port()
     redis = start_redis(tmp / "redis", redis_port, appendonly=False)
     # No rate limits or bot-seat cap: the bench creates a match per few waits from one address.
     env = dict(os.environ, REDIS_URL=f"redis://127.0.0.1:{redis_port}/0",
+               TURN_BUDGET_SECONDS=repr(turn_budget),
                **{**UNLIMITED, accel.SWITCH: "1" if compiled else "0"})
     log = open(tmp / "stack.log", "wb")  # noqa: SIM115 - closed below
     api = start_api(env, f"127.0.0.1:{api_port}", log)
@@ -79,14 +87,17 @@ def stack(compiled: bool, tmp: Path) -> Iterator[str]:
               flush=True)
 
 
-def play(base: str, game: str, level: str, waits: int, seed: int) -> dict[str, list[float]]:
-    """Decisions and waits of a person against a ``level`` bot until ``waits`` waits."""
+def play(base: str, game: str, level: str, waits: int, seed: int,
+         bots: int = 1) -> dict[str, list[float]]:
+    """Decisions and waits of a person against ``bots`` ``level`` bots until ``waits``
+    waits."""
     http = requests.Session()
-    out: dict[str, list[float]] = {"decision": [], "wait": []}
+    out: dict[str, list[float]] = {"decision": [], "wait": [], "chain": []}
+    bot = {"kind": "bot", "bot": {"kind": "ismcts", "level": level}}
     while len(out["wait"]) < waits:
         seed += 1
         created = http.post(f"{base}/v1/matches", json={"game": game, "seed": seed, "seats": [
-            {"kind": "human"}, {"kind": "bot", "bot": {"kind": "ismcts", "level": level}}]})
+            {"kind": "human"}, *[bot] * bots]})
         created.raise_for_status()
         match_id, token = created.json()["id"], created.json()["tokens"][0]["token"]
         auth = {"Authorization": f"Bearer {token}"}
@@ -111,8 +122,10 @@ def play(base: str, game: str, level: str, waits: int, seed: int) -> dict[str, l
             out["wait"].append(time.perf_counter() - accepted)
             log = http.get(f"{base}/v1/matches/{match_id}/events", headers=auth,
                            params={"since": answer["version"]}).json()["events"]
-            out["decision"] += [e["bot"]["think_seconds"] for e in log
-                                if e.get("bot") and e.get("seat") == 1]
+            decisions = [e["bot"]["think_seconds"] for e in log
+                         if e.get("bot", {}).get("kind") == "ismcts"]
+            out["decision"] += decisions
+            out["chain"].append(len(decisions))
     return out
 
 
@@ -123,6 +136,10 @@ def main() -> None:
     parser.add_argument("--waits", type=int, default=12, help="a person's waits per row")
     parser.add_argument("--builds", nargs="+", default=["plain", "compiled"])
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--bots", type=int, default=1, help="bot seats beside the person")
+    parser.add_argument("--turn-budget", type=float,
+                        default=Settings.__dataclass_fields__["turn_budget_seconds"].default,
+                        help="TURN_BUDGET_SECONDS of the worker (0: none)")
     parser.add_argument("--json", type=Path, help="also write the raw figures here")
     args = parser.parse_args()
     # A TERM (a timeout, a Ctrl-C from a supervisor) must still stop the stack it started.
@@ -132,26 +149,29 @@ def main() -> None:
     figures: dict[str, Any] = {}
     loads: dict[str, str] = {}
     for build in args.builds:
-        with tempfile.TemporaryDirectory() as tmp, stack(build == "compiled", Path(tmp)) as base:
+        print(f"{build}: {args.bots} bot(s) against a person, turn budget "
+              f"{args.turn_budget:g} s", flush=True)
+        with tempfile.TemporaryDirectory() as tmp, stack(build == "compiled", Path(tmp),
+                                                         args.turn_budget) as base:
             play(base, args.games[0], "easy", 2, 10_000)  # warm-up: pool forks, imports
             for game in args.games:
                 for level in args.levels:
                     before = load()
-                    got = play(base, game, level, args.waits, args.seed)
+                    got = play(base, game, level, args.waits, args.seed, args.bots)
                     loads[f"{game}/{level}/{build}"] = f"{before} → {load()}"
                     figures[f"{game}/{level}/{build}"] = got
                     if args.json:  # after every row: a long run stopped early keeps its rows
                         args.json.write_text(json.dumps({"figures": figures, "load": loads},
                                                         indent=1))
                     print(f"{game:10} {level:6} {build:8} " + "  ".join(
-                        f"{kind} n={len(v)} p50 {percentile(v, 0.5):.2f} s "
-                        f"p95 {percentile(v, 0.95):.2f} s" for kind, v in got.items() if v)
+                        f"{kind} n={len(v)} p50 {percentile(v, 0.5):.2f} "
+                        f"p95 {percentile(v, 0.95):.2f}" for kind, v in got.items() if v)
                         + f"  load {loads[f'{game}/{level}/{build}']}", flush=True)
     if set(args.builds) == {"plain", "compiled"}:
         print("\n| game | level | decision p50 / p95 (plain → compiled) | a person's wait "
-              "p50 / p95 (plain → compiled) | ratio p95 decision / wait | load 1/5/15 min "
-              "(plain row; compiled row) |")
-        print("|---|---|---|---|---|---|")
+              "p50 / p95 (plain → compiled) | decisions a wait p50 / p95 | "
+              "ratio p95 decision / wait | load 1/5/15 min (plain row; compiled row) |")
+        print("|---|---|---|---|---|---|---|")
         for game in args.games:
             for level in args.levels:
                 plain, fast = figures[f"{game}/{level}/plain"], figures[f"{game}/{level}/compiled"]
@@ -168,7 +188,14 @@ def main() -> None:
                 if level == "hard":
                     ok = percentile(fast["decision"], .95) < DECISION_TARGET_SECONDS
                     verdict = f" (target < {DECISION_TARGET_SECONDS:g} s: {'✓' if ok else '✗'})"
-                print(f"| {game} | {level} | {cell('decision')}{verdict} | {cell('wait')} | "
+                waited = max(percentile(plain["wait"], .95), percentile(fast["wait"], .95))
+                wait_verdict = (f" (target < {WAIT_TARGET_SECONDS:g} s: "
+                                f"{'✓' if waited < WAIT_TARGET_SECONDS else '✗'})")
+                chain = (f"{percentile(plain['chain'], .5):g} / "
+                         f"{percentile(plain['chain'], .95):g} → "
+                         f"{percentile(fast['chain'], .5):g} / {percentile(fast['chain'], .95):g}")
+                print(f"| {game} | {level} | {cell('decision')}{verdict} | {cell('wait')}"
+                      f"{wait_verdict} | {chain} | "
                       f"{ratio[0]:.1f}x / {ratio[1]:.1f}x | {loads[f'{game}/{level}/plain']}; "
                       f"{loads[f'{game}/{level}/compiled']} |")
 

@@ -31,6 +31,9 @@ BENCHES = [
     ["bench.bench_load", "--seconds", "8", "--rounds", "3"],
     ["bench.bench_scale", "--seconds", "10"],
     ["bench.bench_bot_wait", "--waits", "12"],
+    # A person against three bots acting in turn: the longest waits the turn budget shares.
+    ["bench.bench_bot_wait", "--waits", "12", "--bots", "3", "--levels", "hard", "--games",
+     "evolution", "evolution-ns"],
     ["bench.bench_compact", "--think", "1", "--hz", "2"],
 ]
 

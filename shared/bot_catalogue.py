@@ -16,16 +16,24 @@ class SearchBudget:
     time budget is the other way round: ``TIMED_SIMULATIONS`` (a ceiling never reached) and
     the deadline as its cap, which the search never overruns (it skips an iteration it
     predicts would end too late).
+
+    ``min_simulations`` (0 for every level, custom and time budget) is a floor the cap does
+    not cut: the search completes that many simulations whatever the clock says. Only a
+    decision whose cap a person's turn budget shrank gets one (``worker.turn_budget``), so a
+    bot always answers with a search, however little time is left.
     """
 
     simulations: int
     time_cap: float  # seconds
+    min_simulations: int = 0
 
     def __post_init__(self) -> None:
         if self.simulations < 1:
             raise ValueError("simulations must be at least 1")
         if self.time_cap <= 0:
             raise ValueError("time_cap must be positive")
+        if not 0 <= self.min_simulations <= self.simulations:
+            raise ValueError("min_simulations must be between 0 and simulations")
 
 
 # Measured rates behind these numbers: ``worker/search/levels.py`` and the README. Both the
@@ -39,6 +47,9 @@ LEVELS: dict[str, SearchBudget] = {
 #: The answer time every level must keep at p95 on the compiled build (``hard``'s cap plus
 #: room for the sampler's set-up and one iteration); ``bench/bench_bot_wait.py`` checks it.
 DECISION_TARGET_SECONDS = 3.0
+#: A person's wait for their turn to come back, at p95, every game and level (issue #19): the
+#: bot decisions in between share a turn budget (``worker.turn_budget``) to keep it.
+WAIT_TARGET_SECONDS = 6.0
 MAX_SIMULATIONS = 20_000
 # A time budget ({"seconds": s}, for tournaments with move deadlines): the search answers
 # within s seconds with the best move found so far. Its simulation count is only a ceiling.

@@ -46,6 +46,9 @@ class Settings:
     # at 10 by default: on a machine it shares with people's bot workers, its searches then
     # yield the CPU and a person's bot keeps its reply time however long the tournament runs.
     worker_nice: int = 0
+    # Seconds the bot decisions between two turns of a person (or program) share in a casual
+    # match (worker.turn_budget); 0 leaves every decision its level's own cap.
+    turn_budget_seconds: float = 5.0
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -61,6 +64,7 @@ class Settings:
             redis_cluster_nodes=cluster_nodes,
             redis_replica_acks=int(os.environ.get("REDIS_REPLICA_ACKS", 0)),
             proxy_hops=int(os.environ.get("PROXY_HOPS", 0)),
+            turn_budget_seconds=float(os.environ.get("TURN_BUDGET_SECONDS", 5.0)),
             max_body_bytes=int(os.environ.get("MAX_BODY_BYTES", 64 * 1024)),
             bot_stale_after=float(os.environ.get("BOT_STALE_AFTER", 5)),
             bot_lease_seconds=float(os.environ.get("BOT_LEASE_SECONDS", 15)),

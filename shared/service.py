@@ -71,6 +71,20 @@ def clocked(record: MatchRecord, seat: int) -> bool:
             and not info.get("webhook") and seat not in record.forfeited)
 
 
+def awaited(record: MatchRecord, seat: int) -> bool:
+    """Whether a person or a program plays ``seat`` (it waits while the server's seats move):
+    any seat but a built-in bot's or a forfeited one."""
+    return record.seats[seat]["kind"] != "bot" and seat not in record.forfeited
+
+
+def turn_budgeted(record: MatchRecord) -> bool:
+    """Whether the bot decisions between two turns of a waiting person or program share a turn
+    budget (``worker.turn_budget``): casual matches where one plays. A tournament's or rated
+    match's bots keep their levels' budgets, so their strength never depends on the table."""
+    return (record.tournament is None and not record.rated
+            and any(awaited(record, seat) for seat in range(len(record.seats))))
+
+
 class MatchService:
     def __init__(self, store: MatchStore, enqueue: Enqueue, idempotency_ttl: int = 86400,
                  background: Enqueue | None = None, on_finish: OnFinish | None = None):
@@ -351,11 +365,11 @@ class MatchService:
                 chosen = seat
             expected = record.version
             record.seats[chosen].update(joined=True, name=name or record.seats[chosen]["name"])
+            record.updated_at = time.time()
             if all(s["joined"] for s in record.seats):
                 record.status = "running"
                 self._restart_clocks(record, None)
             record.version += 1
-            record.updated_at = time.time()
             token = secrets.token_urlsafe(32)
             entry = {"version": record.version, "seat": chosen, "at": record.updated_at,
                      "events": [{"type": "seat_joined", "seat": chosen,
@@ -526,11 +540,20 @@ class MatchService:
 
     @staticmethod
     def _restart_clocks(record: MatchRecord, mover: int | None) -> None:
-        """Seats that start owing a move now (or owe again after moving) start their clock."""
+        """Seats that start owing a move now (or owe again after moving) start their clock;
+        the turn budget starts when the last waiting seat stops owing one (``bots_since``,
+        at the write's ``updated_at``, the time its log entry shows)."""
         now = time.time()
         owing = [s for s in record.to_move if record.status == "running" and clocked(record, s)]
         record.owed_since = {s: (record.owed_since.get(s, now) if s != mover else now)
                              for s in owing}
+        # The turn budget's start: the write after which no waiting seat owes a move (one
+        # moved, or the match began with the server's seats to move), kept until one owes.
+        if (record.status != "running" or not turn_budgeted(record)
+                or any(awaited(record, s) for s in record.to_move)):
+            record.bots_since = None
+        elif record.bots_since is None:
+            record.bots_since = record.updated_at
 
     def expire(self, match_id: str, created_before: float) -> bool:
         """End a match still waiting for open seats since before ``created_before``."""
@@ -567,7 +590,7 @@ class MatchService:
     def _end(self, record: MatchRecord, status: str, event: dict[str, Any]) -> bool:
         expected = record.version
         record.status, record.version, record.updated_at = status, expected + 1, time.time()
-        record.to_move, record.owed_since = [], {}
+        record.to_move, record.owed_since, record.bots_since = [], {}, None
         entry = {"version": record.version, "at": record.updated_at, "events": [event]}
         return self.store.commit(record, expected, [entry], ended=self.kept_form(record))
 

@@ -4,7 +4,9 @@ Key space of one match (prefix ``evo:m:{id}``, braces included: the id is the ke
 so on Redis Cluster all keys of one match live in one slot and one script can write them;
 :func:`match_key` is the only place that spells a match key):
 
-* ``evo:m:{id}`` hash — metadata, seats, serialized state, random state, version, result;
+* ``evo:m:{id}`` hash — metadata, seats, serialized state, random state, version, result,
+  and since when a waiting person's bots have been deciding (``bots_since``: the start of
+  the turn budget, ``worker.turn_budget``);
 * ``evo:m:{id}:log`` list — one JSON entry per accepted move;
 * ``evo:m:{id}:tok`` hash — sha256(token) -> seat (tokens are never stored in clear);
 * ``evo:m:{id}:idem:{sha256(key)}`` string — the first answer to an Idempotency-Key (TTL);
@@ -182,6 +184,10 @@ class MatchRecord:
     timeouts: dict[int, int] = field(default_factory=dict)  # seat -> consecutive timeouts
     forfeited: list[int] = field(default_factory=list)  # seats now played by the fallback
     seeded: bool = False  # the creator chose the seed: everyone who can see it is told so
+    # Since when only seats the server plays owe moves in a match where a person or program
+    # waits for them (None while one of those owes a move, and in matches without a turn
+    # budget): the start of the bot decisions' shared budget (``worker.turn_budget``).
+    bots_since: float | None = None
 
     def deadline_at(self) -> float | None:
         """When the first deadline of a seat that owes a move passes (None: no deadline)."""
@@ -202,6 +208,7 @@ class MatchRecord:
             "forfeit_after": json.dumps(self.forfeit_after),
             "owed_since": json.dumps(self.owed_since), "timeouts": json.dumps(self.timeouts),
             "forfeited": json.dumps(self.forfeited), "seeded": json.dumps(self.seeded),
+            "bots_since": json.dumps(self.bots_since),
         }
 
     @classmethod
@@ -222,6 +229,7 @@ class MatchRecord:
             timeouts={int(k): v for k, v in json.loads(fields.get("timeouts", "{}")).items()},
             forfeited=json.loads(fields.get("forfeited", "[]")),
             seeded=json.loads(fields.get("seeded", "false")),
+            bots_since=json.loads(fields.get("bots_since", "null")),
         )
 
 

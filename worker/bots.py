@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from shared.bot_catalogue import budget_of_bot
+from shared.bot_catalogue import SearchBudget, budget_of_bot
 from shared.protocol import Game, Move, View
 
 
@@ -19,8 +19,12 @@ def bot_rng(seed: int | None, version: int, seat: int) -> random.Random:
 
 
 def choose_move(game: Game, view: View, seat: int, bot: dict[str, Any],
-                rng: random.Random) -> Move:
-    """The move the bot described by ``bot`` (kind, level, simulations) plays from ``view``."""
+                rng: random.Random, budget: SearchBudget | None = None,
+                stats: dict[str, Any] | None = None) -> Move:
+    """The move the bot described by ``bot`` (kind, level, simulations) plays from ``view``.
+
+    A search bot searches ``budget`` (default: its own level's) and fills ``stats``
+    (``worker.search.search_move``)."""
     kind = bot.get("kind", "random")
     if kind == "random":
         return random_move(game, view, seat, rng)
@@ -29,7 +33,7 @@ def choose_move(game: Game, view: View, seat: int, bot: dict[str, Any],
     if kind == "ismcts":
         from worker.search import search_move  # imported here: only search bots need it
 
-        return search_move(game, view, seat, budget_of_bot(bot), rng)
+        return search_move(game, view, seat, budget or budget_of_bot(bot), rng, stats=stats)
     raise ValueError(f"unknown bot kind {kind!r}")
 
 

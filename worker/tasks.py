@@ -24,6 +24,7 @@ from shared.queue import (
 from worker import deadlines, hints, turns
 from worker.celery_app import app, settings
 from worker.store_retry import with_store_retries
+from worker.turn_budget import TurnBudget
 from worker.webhooks import WebhookPolicy
 
 
@@ -55,7 +56,8 @@ def play_bot_turn(match_id: str, seat: int, version: int) -> str:
     # The move's commit, the write a full Redis refuses, is retried inside turns._submit.
     return with_store_retries(
         lambda: turns.play_bot_turn(_services().matches, match_id, seat, version,
-                                    settings.bot_lease_seconds, _webhooks()),
+                                    settings.bot_lease_seconds, _webhooks(),
+                                    TurnBudget(settings.turn_budget_seconds)),
         f"the bot turn of match {match_id} seat {seat}", give_up_after=30.0)
 
 

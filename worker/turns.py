@@ -18,16 +18,19 @@ from worker import webhooks
 from worker.bots import bot_rng, choose_move
 from worker.fallback import FALLBACK_BOT
 from worker.store_retry import with_store_retries
+from worker.turn_budget import TurnBudget, bot_budget
 
 log = logging.getLogger(__name__)
 
 
 def play_bot_turn(service: MatchService, match_id: str, seat: int, version: int,
-                  lease_seconds: float, webhook: webhooks.WebhookPolicy | None = None) -> str:
+                  lease_seconds: float, webhook: webhooks.WebhookPolicy | None = None,
+                  turn: TurnBudget | None = None) -> str:
     """Play seat ``seat``'s move if the match is still at ``version``; says what happened.
 
     The seat is a built-in bot's, a webhook account's (``webhook`` says how to call it) or
-    a forfeited seat's (the fallback bot plays it).
+    a forfeited seat's (the fallback bot plays it). ``turn``: the budget the decisions
+    between two turns of a waiting person share (``worker.turn_budget``; None: none).
     """
     # Started: no longer queued (the lease taken below says it runs). A sweep in between
     # may send a duplicate, which finds the lease (or the new version) and gives way.
@@ -61,10 +64,21 @@ def play_bot_turn(service: MatchService, match_id: str, seat: int, version: int,
         return "stale"
     view = state.view(seat)
     rng = bot_rng(record.seed, version, seat)
-    started = time.monotonic()
     note: dict[str, object] = {"kind": bot.get("kind")}
+    budget = None
+    if bot.get("kind") == "ismcts":
+        # Wall-clock time, as bots_since is: the turn budget's start was written by
+        # another process (the API's, or another worker's).
+        budget = bot_budget(bot, record.bots_since, turn, time.time())
+        note["budget_seconds"] = round(budget.time_cap, 4)
+    searched: dict[str, object] = {}
+    started = time.monotonic()
     try:
-        move = choose_move(game, view, seat, bot, rng)
+        move = choose_move(game, view, seat, bot, rng, budget, searched)
+        if "iterations" in searched:
+            note["simulations"] = searched["iterations"]
+            if searched["stopped"] == "forced":  # one move only: nothing to search
+                note["forced"] = True
     except Exception:  # a failing search must never hold the match hostage
         log.exception("bot %s failed in match %s seat %s; playing a random legal move",
                       bot, match_id, seat)

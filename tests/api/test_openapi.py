@@ -419,7 +419,8 @@ def test_bot_seats_and_create_errors_follow_the_contract(client: FlaskClient) ->
     version = body["version"]
     for seat, note in ((2, {"kind": "random", "think_seconds": 0.001}),
                        (1, {"kind": "ismcts", "think_seconds": 0.2, "fallback": False,
-                            "searched_at_version": version})):
+                            "searched_at_version": version, "budget_seconds": 0.2,
+                            "simulations": 37})):
         move = service.legal_moves(service.load(body["id"]), seat)[0]
         version = service.submit_move(body["id"], seat, version, move["move"], bot=note)["version"]
     log = check(client.get(f"/v1/matches/{body['id']}/events"), MATCH + "/events", "GET")

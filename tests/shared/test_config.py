@@ -27,3 +27,11 @@ def test_a_cluster_store_needs_a_broker_of_its_own(monkeypatch: pytest.MonkeyPat
 def test_hint_results_follow_the_broker() -> None:
     assert result_config("redis://broker:6379/0")["result_backend"] == "redis://broker:6379/0"
     assert result_config("amqp://guest@rabbit//")["result_backend"] == "rpc://"
+
+
+def test_the_turn_budget_is_five_seconds_unless_set(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("REDIS_CLUSTER_NODES", raising=False)
+    monkeypatch.delenv("TURN_BUDGET_SECONDS", raising=False)
+    assert Settings.from_env().turn_budget_seconds == 5.0
+    monkeypatch.setenv("TURN_BUDGET_SECONDS", "0")  # off: every decision its level's cap
+    assert Settings.from_env().turn_budget_seconds == 0.0

@@ -81,9 +81,9 @@ def test_bot_receives_only_its_seats_view(service: MatchService,
     seen: list[Any] = []
     real = turns.choose_move
 
-    def spy(game: Any, view: Any, seat: int, bot: dict, rng: Any) -> Any:
+    def spy(game: Any, view: Any, seat: int, bot: dict, rng: Any, *more: Any) -> Any:
         seen.append((view, seat))
-        return real(game, view, seat, bot, rng)
+        return real(game, view, seat, bot, rng, *more)
 
     monkeypatch.setattr(turns, "choose_move", spy)
     record = bot_match(service)
@@ -145,13 +145,13 @@ def test_secret_picks_made_during_a_search_do_not_waste_it(
     assert service.bot_seats_due(record) == [0, 1]
     real, inside = turns.choose_move, []
 
-    def slow_search(game: Any, view: Any, seat: int, bot: dict, rng: Any) -> Any:
+    def slow_search(game: Any, view: Any, seat: int, bot: dict, rng: Any, *more: Any) -> Any:
         if seat == 0 and not inside:  # the other two pick, face down, while seat 0 thinks
             inside.append(turns.play_bot_turn(service, record.id, 1, start, 5))
             service.submit_move(record.id, 2, start + 1, _first_legal(service, record.id, 2))
             inside.append(turns.play_bot_turn(service, record.id, 0, start + 2, 5))
             inside.append(turns.sweep(service, stale_after=0.0))
-        return real(game, view, seat, bot, rng)
+        return real(game, view, seat, bot, rng, *more)
 
     monkeypatch.setattr(turns, "choose_move", slow_search)
     assert turns.play_bot_turn(service, record.id, 0, start, 5) == "played"
@@ -169,13 +169,13 @@ def test_a_search_overtaken_by_its_own_seat_hands_the_turn_on(
     start = record.version
     real = turns.choose_move
 
-    def overtaken(game: Any, view: Any, seat: int, bot: dict, rng: Any) -> Any:
+    def overtaken(game: Any, view: Any, seat: int, bot: dict, rng: Any, *more: Any) -> Any:
         # Seat 0's pick is made elsewhere, then seat 1's: the step resolves and seat 0 owes
         # a new pick, which this search never saw.
         if service.load(record.id).version == start:
             service.submit_move(record.id, 0, start, _first_legal(service, record.id, 0))
             service.submit_move(record.id, 1, start + 1, _first_legal(service, record.id, 1))
-        return real(game, view, seat, bot, rng)
+        return real(game, view, seat, bot, rng, *more)
 
     monkeypatch.setattr(turns, "choose_move", overtaken)
     service.enqueue.calls.clear()

@@ -141,10 +141,11 @@ def search_move(game: Game, view: View, seat: int, budget: SearchBudget, rng: ra
     end after ``budget.time_cap`` seconds (predicted as the slower of the mean iteration so
     far and the last one),
     whichever comes first (an iteration whose playout runs past the cap is abandoned:
-    ``policies.playout_until``), and returns the most visited root move (a canonical legal move
-    of ``seat``): a time budget gets the best move found within it. Deterministic for a
-    given ``rng`` state unless the time cap cuts the search. Errors propagate (the caller
-    falls back to a random move).
+    ``policies.playout_until``), though never before ``budget.min_simulations`` iterations
+    have completed (the cap does not cut that floor), and returns the most visited root move
+    (a canonical legal move of ``seat``): a time budget gets the best move found within it.
+    Deterministic for a given ``rng`` state unless the time cap cuts the search. Errors
+    propagate (the caller falls back to a random move).
     Unless ``stop_when_decided`` is false, it stops early, with the same move, once no other
     root move can overtake the most visited one in the iterations left (``_decided``).
     ``stats``, if given, is filled with ``iterations``, ``elapsed``, ``stopped`` ("budget",
@@ -189,6 +190,7 @@ def search_move(game: Game, view: View, seat: int, budget: SearchBudget, rng: ra
         # directly (a C vtable) instead of looking them up by name.
         state: State | None = sample  # the first determinization is used too, not wasted
         simulations = budget.simulations
+        floor = budget.min_simulations
         previous = start
         while iterations < simulations:
             if state is None:
@@ -197,7 +199,8 @@ def search_move(game: Game, view: View, seat: int, budget: SearchBudget, rng: ra
                 # slower of the mean iteration and the last one, because on a loaded machine
                 # one iteration's wall time can jump far above the mean (bench_bot_wait).
                 now = clock()
-                if now + max((now - start) / iterations, now - previous) > deadline:
+                if iterations >= floor and now + max(
+                        (now - start) / iterations, now - previous) > deadline:
                     stopped = "time"
                     break
                 previous = now
@@ -206,11 +209,13 @@ def search_move(game: Game, view: View, seat: int, budget: SearchBudget, rng: ra
                     stopped = "decided"
                     break
                 state = draw(rng)
+            # Below the floor of simulations no playout is abandoned: the cap does not cut it.
+            until = deadline if iterations >= floor else math.inf
             if multi_observer:
-                done = _iterate_multi(state, roots, seat, play, rng, exploration, deadline,
+                done = _iterate_multi(state, roots, seat, play, rng, exploration, until,
                                       clock, margin)
             else:
-                done = _iterate(state, root, seat, play, rng, exploration, deadline, clock,
+                done = _iterate(state, root, seat, play, rng, exploration, until, clock,
                                 searcher_first, margin)
             state = None
             if not done:  # its playout ran past the deadline: answer with what we have

@@ -19,6 +19,10 @@ heaviest) and ``hard`` answers within 2.5 s
 simulation count with no cap, so its table is the same on any machine: it measures what a
 level does where the simulations end the search.
 
+Where a person waits for several decisions in a row, they share a turn budget that can
+shorten a decision's cap, never lengthen it (``worker.turn_budget``; issue #19's 6 s target
+for a person's wait).
+
 ``MAX_SIMULATIONS`` (20,000) bounds a custom budget, whose cap grows with its simulations
 (``CUSTOM_CAP_PER_1000``): a custom budget is for people who choose to wait.
 """
