@@ -84,11 +84,11 @@ class Worker:
 
 
 @contextmanager
-def running_api(env: dict[str, str], tmp: Path) -> Iterator[str]:
-    """The API under gunicorn (two workers) on a free port, with ``env``; its URL."""
+def running_api(env: dict[str, str], tmp: Path, workers: int = 2) -> Iterator[str]:
+    """The API under gunicorn (``workers`` processes) on a free port, with ``env``; its URL."""
     port = free_port()
     with open(tmp / "gunicorn.log", "wb") as log:
-        process = start_api(env, f"127.0.0.1:{port}", log, workers=2)
+        process = start_api(env, f"127.0.0.1:{port}", log, workers=workers)
         url = f"http://127.0.0.1:{port}"
         try:
             wait_healthy(url, process)

@@ -9,15 +9,12 @@ import selectors
 import socket
 import time
 from collections.abc import Callable, Iterator
-from pathlib import Path
 
 import pytest
 import redis
 
-from scripts.localredis import free_port
-from scripts.stack import start_api, wait_healthy
 from shared.store import MatchStore
-from tests.integration.conftest import Client, stack_env
+from tests.integration.conftest import Client, running_api, stack_env
 
 pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("integration")]
 
@@ -27,17 +24,8 @@ LONG_POLLS, STREAMS = 300, 100
 @pytest.fixture(scope="module")
 def one_process_api(redis_url: str, tmp_path_factory: pytest.TempPathFactory
                     ) -> Iterator[str]:
-    port = free_port()
-    log = open(Path(tmp_path_factory.mktemp("api1")) / "gunicorn.log", "wb")  # noqa: SIM115
-    process = start_api(stack_env(redis_url), f"127.0.0.1:{port}", log, workers=1)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_healthy(url, process)
+    with running_api(stack_env(redis_url), tmp_path_factory.mktemp("api1"), workers=1) as url:
         yield url
-    finally:
-        process.terminate()
-        process.wait(timeout=15)
-        log.close()
 
 
 def subscribed_connections(store: redis.Redis) -> int:

@@ -15,9 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from scripts.localredis import free_port
-from scripts.stack import ROOT, start_api, wait_healthy
-from tests.integration.conftest import stack_env
+from scripts.stack import ROOT
+from tests.integration.conftest import running_api, stack_env
 
 pytestmark = pytest.mark.xdist_group("schemathesis")
 CHECKS = ("not_a_server_error,status_code_conformance,content_type_conformance,"
@@ -29,17 +28,8 @@ MAX_SECONDS = 25  # the whole run's budget (make test must stay quick on 2 cores
 def fuzzed_api(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     env = stack_env(redis_url)
     env.update(MAX_WAIT_SECONDS="1")
-    port = free_port()
-    log = open(tmp_path_factory.mktemp("st-api") / "gunicorn.log", "wb")  # noqa: SIM115
-    process = start_api(env, f"127.0.0.1:{port}", log, workers=2)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_healthy(url, process)
+    with running_api(env, tmp_path_factory.mktemp("st-api")) as url:
         yield url
-    finally:
-        process.terminate()
-        process.wait(timeout=15)
-        log.close()
 
 
 def test_the_api_keeps_its_contract_under_fuzzing(fuzzed_api: str, tmp_path: Path) -> None:
