@@ -48,7 +48,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from shared.protocol import Game, Move, Result, State, View
@@ -356,11 +356,7 @@ def _iterate(state: State, root: Node, seat: int, play: Policy, rng: random.Rand
         seats = state.to_move()
     if not playout_until(state, play, rng, deadline, clock):
         return False
-    result = state.result()
-    reward = margin_rewards(result, margin) if margin else rewards(result)
-    for edge in path:
-        edge.visits += 1
-        edge.total += reward[edge.actor]
+    _back_up(state, (path,), margin)
     return True
 
 
@@ -413,10 +409,16 @@ def _iterate_multi(state: State, roots: list[Node], seat: int, play: Policy, rng
         seats = state.to_move()
     if not playout_until(state, play, rng, deadline, clock):
         return False
+    _back_up(state, paths, margin)
+    return True
+
+
+def _back_up(state: State, paths: Sequence[list[Node]], margin: float) -> None:
+    """Credit every edge of ``paths`` with the reward of the finished ``state`` for the seat
+    that made that edge's move (``margin`` as in ``search_move``)."""
     result = state.result()
     reward = margin_rewards(result, margin) if margin else rewards(result)
     for path in paths:
         for edge in path:
             edge.visits += 1
             edge.total += reward[edge.actor]
-    return True
