@@ -646,8 +646,8 @@ class MatchService:
         try:
             self.on_finish(match_id)
         except Exception as exc:  # the broker is down or full; the sweep recovers it
-            log.warning("match %s finished; its rating and tournament were not sent (%r): the "
-                        "sweep handles them", match_id, exc)
+            log.warning("match %s finished; the task that rates it (and moves its tournament "
+                        "on) was not sent (%r): the sweep will do it", match_id, exc)
 
     def enqueue_turn(self, record: MatchRecord, seat: int) -> None:
         """Send a bot turn to its queue (a tournament's go behind people's matches), marked
