@@ -3,7 +3,8 @@ as owing its finish handling (rating, tournament tick) in the same atomic commit
 tournament sweep handles a mark the task sent after the commit did not clear.
 
 The send is Celery's own sender aimed at a port where no broker listens (connection
-refused), on a single Redis and on Redis Cluster.
+refused). The contract runs on a single Redis and on Redis Cluster (the mark in the match's
+slot, the index in another); the rarer paths on a single Redis.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import time
 from collections.abc import Callable
 
 import pytest
+import redis
 
 from scripts.localredis import free_port
 from shared import ratings
@@ -110,37 +112,37 @@ def test_a_process_dying_right_after_a_rated_end_leaves_it_owed_and_swept(
 
 
 def test_an_entry_of_a_live_match_stays_until_it_ends_and_an_unrated_end_is_dropped(
-        store_client: RedisClient, dead_broker: Callable[[str], None]) -> None:
+        redis_client: redis.Redis, dead_broker: Callable[[str], None]) -> None:
     """A write that would have ended the match but lost its compare-and-set leaves its entry
     (added before the commit) on a live match: the sweep never drops it while the match
     lives, since the entry may be that of a write about to land."""
-    matches = MatchService(MatchStore(store_client), Recorder(), on_finish=dead_broker)
+    matches = MatchService(MatchStore(redis_client), Recorder(), on_finish=dead_broker)
     tournaments = TournamentService(matches)
     record = rated_match(matches)
     aborted = rated_match(matches)
     long_ago = time.time() - 60
-    store_client.zadd("evo:finishing", {record.id: long_ago, aborted.id: long_ago,
+    redis_client.zadd("evo:finishing", {record.id: long_ago, aborted.id: long_ago,
                                         "gone": long_ago})
     matches.abort(aborted.id, "its tournament was cancelled")
 
     assert tournaments.sweep(finish_grace=5) == 2  # the aborted match and the gone one
-    assert store_client.zrange("evo:finishing", 0, -1) == [record.id]
-    assert store_client.zscore("evo:finishing", record.id) > long_ago  # looked at later
+    assert redis_client.zrange("evo:finishing", 0, -1) == [record.id]
+    assert redis_client.zscore("evo:finishing", record.id) > long_ago  # looked at later
     assert tournaments.ratings.rated("savanna", [record.id, aborted.id]) == {}
 
     play_to_the_end(matches, record.id)
-    assert owed(store_client, record.id) == (True, True)
+    assert owed(redis_client, record.id) == (True, True)
     assert tournaments.sweep(finish_grace=0, now=time.time() + 1) == 1
     assert record.id in tournaments.ratings.rated("savanna", [record.id])
-    assert store_client.zrange("evo:finishing", 0, -1) == []
+    assert redis_client.zrange("evo:finishing", 0, -1) == []
 
 
 def test_a_match_of_a_tournament_cancelled_before_its_end_was_handled_is_still_rated(
-        store_client: RedisClient, dead_broker: Callable[[str], None]) -> None:
+        redis_client: redis.Redis, dead_broker: Callable[[str], None]) -> None:
     """The tournament's own tick rescues a lost end only while the tournament runs: once it
     is cancelled its scheduler does nothing, and the finished match stays rated only
     through its mark."""
-    matches = MatchService(MatchStore(store_client), Recorder(), on_finish=dead_broker)
+    matches = MatchService(MatchStore(redis_client), Recorder(), on_finish=dead_broker)
     tournaments = TournamentService(matches)
     spec = {"game": "savanna", "format": "round_robin", "seats": 2, "seed": 3, "rounds": 1,
             "move_deadline": 10, "forfeit_after": 3, "concurrency": 1,
@@ -149,11 +151,35 @@ def test_a_match_of_a_tournament_cancelled_before_its_end_was_handled_is_still_r
     drive(matches, tournaments, [])  # the first match to its end; its end is not sent
     first = tournaments.store.match_ids(tid)[0]
     assert matches.load(first).status == "finished"
-    assert owed(store_client, first) == (True, True)
+    assert owed(redis_client, first) == (True, True)
     tournaments.cancel(tid)
     tournaments.tick(tid)
     assert tournaments.ratings.rated("savanna", [first]) == {}
 
     assert tournaments.sweep(finish_grace=0, now=time.time() + 1) == 1
     assert first in tournaments.ratings.rated("savanna", [first])
-    assert owed(store_client, first) == (False, False)
+    assert owed(redis_client, first) == (False, False)
+
+
+def test_a_rated_end_whose_state_expired_before_the_sweep_is_rated_from_its_kept_result(
+        redis_client: redis.Redis, dead_broker: Callable[[str], None]) -> None:
+    """With ``ENDED_TTL`` an ended match's state goes first and its result stays: a mark
+    still owed then (the broker was away longer than that) is rated from the kept result."""
+    matches = MatchService(MatchStore(redis_client, ended_ttl=600, result_ttl=1200),
+                           Recorder(), on_finish=dead_broker)
+    tournaments = TournamentService(matches)
+    record = rated_match(matches)
+    play_to_the_end(matches, record.id)
+    ended = matches.load(record.id)
+    redis_client.delete(match_key(record.id), match_key(record.id, ":tok"))  # expired
+    assert matches.store.load(record.id) is None
+    assert matches.store.kept_result(record.id)["result"] == ended.result
+
+    assert tournaments.sweep(finish_grace=0, now=time.time() + 1) == 1
+    rated = tournaments.ratings.rated("savanna", [record.id])[record.id]
+    players = [ratings.player_key(seat) for seat in ended.seats]
+    places = ratings.placings(ended.result["ranking"], ended.forfeited)
+    assert [(rated["after"][p]["mu"], rated["after"][p]["sigma"]) for p in players] == \
+        ratings.rate([None, None], places)
+    assert redis_client.zscore("evo:finishing", record.id) is None
+    assert not redis_client.exists(match_key(record.id))  # the handling recreated nothing
