@@ -357,7 +357,13 @@ class TournamentService:
             if status is not None and status not in ENDED:
                 self.matches.store.touch_finishing(match_id, now)
                 continue
-            self.match_finished(match_id)
+            try:
+                self.match_finished(match_id)
+            except Exception:  # one bad match must not hold up the others or the ticks
+                log.exception("the end of match %s could not be handled; tried again later",
+                              match_id)
+                self.matches.store.touch_finishing(match_id, now)
+                continue
             handled += 1
         if handled:  # its task was lost, or has waited longer than that in its queue
             log.info("sweep: handled the end of %d match(es) still owing it", handled)

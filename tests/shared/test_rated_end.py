@@ -26,6 +26,7 @@ from shared.store import MatchRecord, MatchStore, match_key
 from shared.tournaments.service import TournamentService
 from tests.shared.test_end_commit import DiesAfterTheEnd, ProcessDied
 from tests.shared.test_service import Recorder
+from tests.shared.test_store import record as bare_record
 from tests.worker.test_tournament_scheduler import drive
 
 
@@ -183,3 +184,24 @@ def test_a_rated_end_whose_state_expired_before_the_sweep_is_rated_from_its_kept
         ratings.rate([None, None], places)
     assert redis_client.zscore("evo:finishing", record.id) is None
     assert not redis_client.exists(match_key(record.id))  # the handling recreated nothing
+
+
+def test_an_end_that_cannot_be_handled_holds_up_neither_the_others_nor_the_ticks(
+        redis_client: redis.Redis, dead_broker: Callable[[str], None],
+        caplog: pytest.LogCaptureFixture) -> None:
+    """A stored end the rating cannot read (no ranking) fails its handling: it is logged,
+    kept and looked at again later; the match after it is rated all the same."""
+    matches = MatchService(MatchStore(redis_client), Recorder(), on_finish=dead_broker)
+    tournaments = TournamentService(matches)
+    broken = bare_record("broken")
+    broken.status, broken.rated, broken.result, broken.finish_owed = "finished", True, {}, True
+    broken.updated_at -= 60  # ended first: the sweep meets it first
+    matches.store.create(broken, {})
+    good = rated_match(matches)
+    play_to_the_end(matches, good.id)
+
+    assert tournaments.sweep(finish_grace=0, now=time.time() + 1) == 1
+    assert good.id in tournaments.ratings.rated("savanna", [good.id])
+    assert redis_client.zrange("evo:finishing", 0, -1) == ["broken"]
+    assert redis_client.zscore("evo:finishing", "broken") > broken.updated_at + 30
+    assert "the end of match broken could not be handled" in caplog.text
