@@ -49,6 +49,9 @@ class Settings:
     # Seconds the bot decisions between two turns of a person (or program) share in a casual
     # match (worker.turn_budget); 0 leaves every decision its level's own cap.
     turn_budget_seconds: float = 5.0
+    # Seconds a finished rated or tournament match may owe its finish handling (rating,
+    # tournament tick) before the tournament sweep does it instead of the task sent at its end.
+    finish_retry_after: float = 5.0
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -65,6 +68,7 @@ class Settings:
             redis_replica_acks=int(os.environ.get("REDIS_REPLICA_ACKS", 0)),
             proxy_hops=int(os.environ.get("PROXY_HOPS", 0)),
             turn_budget_seconds=float(os.environ.get("TURN_BUDGET_SECONDS", 5.0)),
+            finish_retry_after=float(os.environ.get("FINISH_RETRY_AFTER", 5.0)),
             max_body_bytes=int(os.environ.get("MAX_BODY_BYTES", 64 * 1024)),
             bot_stale_after=float(os.environ.get("BOT_STALE_AFTER", 5)),
             bot_lease_seconds=float(os.environ.get("BOT_LEASE_SECONDS", 15)),

@@ -4,6 +4,10 @@ Used by the API and the worker alike, so a bot's move is validated exactly like 
 It never touches Redis itself (that is :mod:`shared.store`) and never imports Flask or Celery:
 bot turns are handed to an ``enqueue(match_id, seat, version)`` callable (a tournament
 match's to ``background``), a finished tournament or rated match to ``on_finish(match_id)``.
+That send is only the fast path: the write that ends such a match marks it as owing its
+finish handling (``MatchRecord.finish_owed``, in the same atomic commit), and the tournament
+sweep performs the handling of a mark left behind (a broker that refused the send, a process
+that died right after the commit). A send that fails is logged; the mover's answer stands.
 
 Seats are ``human``, ``open``, ``bot`` (a built-in bot) or ``account`` (a registered bot: it
 pulls its turns with its API key, or the worker pushes them to its webhook). A match may set
@@ -75,6 +79,12 @@ def awaited(record: MatchRecord, seat: int) -> bool:
     """Whether a person or a program plays ``seat`` (it waits while the server's seats move):
     any seat but a built-in bot's or a forfeited one."""
     return record.seats[seat]["kind"] != "bot" and seat not in record.forfeited
+
+
+def owes_finish(record: MatchRecord) -> bool:
+    """Whether ``record``, finished, needs handling after its end: a rated match is rated,
+    a tournament's match (always rated) moves its tournament on."""
+    return record.status == "finished" and (record.rated or record.tournament is not None)
 
 
 def turn_budgeted(record: MatchRecord) -> bool:
@@ -154,6 +164,7 @@ class MatchService:
             seeded=seeded)
         if state.is_over():  # a game with no decisions at all; kept for completeness
             record.status, record.result = "finished", state.result().to_json()
+            record.finish_owed = owes_finish(record)
         self._restart_clocks(record, None)
         created = self.store.create(record, {s: hash_secret(t) for s, t in tokens.items()})
         # Noting the seats again is harmless, and needed if a creator died half-way (its bot
@@ -163,6 +174,8 @@ class MatchService:
         if not created:
             return self.load(record.id), {}
         self.enqueue_bot_turns(record)
+        if record.finish_owed:
+            self.send_finish(record.id)
         return record, tokens
 
     def _account(self, account_id: Any, index: int) -> dict[str, Any]:
@@ -474,9 +487,8 @@ class MatchService:
             raise Conflict("another move was accepted first; read the match again",
                            version=self.store.version(match_id))
         self.enqueue_bot_turns(record)
-        if record.status == "finished" and self.on_finish is not None and (
-                record.tournament or record.rated):
-            self.on_finish(record.id)
+        if record.finish_owed:
+            self.send_finish(record.id)
         return answer
 
     def _quote_holds(self, record: MatchRecord, game: Game, state: State, seat: int,
@@ -536,6 +548,7 @@ class MatchService:
         if state.is_over():
             record.status = "finished"
             record.result = state.result().to_json()
+            record.finish_owed = owes_finish(record)  # written by the commit that ends it
         self._restart_clocks(record, mover)
 
     @staticmethod
@@ -623,6 +636,18 @@ class MatchService:
             except Exception as exc:  # the broker is down or full; the sweep recovers it
                 log.warning("could not enqueue match %s seat %s v%s: %s", record.id, seat,
                             record.version, exc)
+
+    def send_finish(self, match_id: str) -> None:
+        """Send a committed end's finish handling (``on_finish``). A failure to send is
+        logged, not raised: the move that ended the match is committed and its answer must
+        say so; its ``finish_owed`` mark makes the tournament sweep do the handling."""
+        if self.on_finish is None:
+            return
+        try:
+            self.on_finish(match_id)
+        except Exception as exc:  # the broker is down or full; the sweep recovers it
+            log.warning("match %s finished; the task that rates it (and moves its tournament "
+                        "on) was not sent (%r): the sweep will do it", match_id, exc)
 
     def enqueue_turn(self, record: MatchRecord, seat: int) -> None:
         """Send a bot turn to its queue (a tournament's go behind people's matches), marked

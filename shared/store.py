@@ -31,6 +31,15 @@ so on Redis Cluster all keys of one match live in one slot and one script can wr
 * ``evo:deadlines`` sorted set — matches with a move deadline by the earliest time a seat's
   deadline passes; ``evo:waiting`` sorted set — waiting matches by creation time (both are
   global indexes, written after a match's own commit, never inside it);
+* ``evo:finishing`` sorted set — finished rated or tournament matches that still owe their
+  finish handling (rating, tournament tick), by when they ended. The mark itself is the
+  ``finish_owed`` field of the match's hash, written by the very commit that ends the match
+  (so it lands with the end or not at all); the global index cannot be written inside that
+  script on a cluster (another slot), so, like ``evo:active``, it is written *before* the
+  commit: a match that owes its handling is never missing from it. An entry whose write then
+  lost its compare-and-set names a live match, which the sweep leaves alone (a later ending
+  write re-adds it); the handling clears the field, then drops the entry
+  (``shared.tournaments.service``: sent after the commit, and swept);
 * channel ``evo:m:{id}:chg`` — the new version is published on every write.
 
 Accounts, tournaments and ratings keep their own keys (``shared.account_store``,
@@ -105,6 +114,12 @@ else
   for _, entry in ipairs(entries) do redis.call('RPUSH', KEYS[2], entry) end
 end
 redis.call('PUBLISH', ARGV[8], fields['version'] or current)
+return 1
+"""
+
+# Clear an ended match's ``finish_owed`` mark; never recreate a hash whose state expired.
+_FINISH_HANDLED = """
+if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], 'finish_owed', 'false') end
 return 1
 """
 
@@ -188,6 +203,9 @@ class MatchRecord:
     # waits for them (None while one of those owes a move, and in matches without a turn
     # budget): the start of the bot decisions' shared budget (``worker.turn_budget``).
     bots_since: float | None = None
+    # Ended finished and rated (or in a tournament) and its finish handling (rating,
+    # tournament tick) not done yet: set by the write that ends it, cleared by the handling.
+    finish_owed: bool = False
 
     def deadline_at(self) -> float | None:
         """When the first deadline of a seat that owes a move passes (None: no deadline)."""
@@ -209,6 +227,7 @@ class MatchRecord:
             "owed_since": json.dumps(self.owed_since), "timeouts": json.dumps(self.timeouts),
             "forfeited": json.dumps(self.forfeited), "seeded": json.dumps(self.seeded),
             "bots_since": json.dumps(self.bots_since),
+            "finish_owed": json.dumps(self.finish_owed),
         }
 
     @classmethod
@@ -230,6 +249,7 @@ class MatchRecord:
             forfeited=json.loads(fields.get("forfeited", "[]")),
             seeded=json.loads(fields.get("seeded", "false")),
             bots_since=json.loads(fields.get("bots_since", "null")),
+            finish_owed=json.loads(fields.get("finish_owed", "false")),
         )
 
 
@@ -247,6 +267,7 @@ class MatchStore:
         self._unreplicated: dict[str, float] = {}  # node -> until when it is written unwaited
         self._commit = client.register_script(_COMMIT)
         self._create = client.register_script(_CREATE)
+        self._finish_handled = client.register_script(_FINISH_HANDLED)
 
     @classmethod
     def from_url(cls, url: str, ended_ttl: int = 0, max_connections: int = 5000,
@@ -421,9 +442,13 @@ class MatchStore:
     def _index_before(self, record: MatchRecord) -> None:
         """Before a write that leaves the match live, put it in ``evo:active``: a live match
         is then never missing from the index the sweep reads (an entry whose write then lost
-        the race, or never happened, is only looked at again later, and dropped if over)."""
+        the race, or never happened, is only looked at again later, and dropped if over).
+        Before a write that ends it owing its finish handling, put it in ``evo:finishing``
+        alike: the write's own ``finish_owed`` mark is then always findable."""
         if record.status in ("waiting", "running"):
             self.redis.zadd("evo:active", {record.id: record.updated_at})
+        elif record.finish_owed:
+            self.redis.zadd("evo:finishing", {record.id: record.updated_at})
 
     def _index_after(self, record: MatchRecord) -> None:
         """After the write: drop an ended match from ``evo:active``, keep the deadline and
@@ -565,6 +590,22 @@ class MatchStore:
             pipe.ttl(self._key(match_id))
             listed, ttl = pipe.execute()
         return bool(listed) or (self.ended_ttl > 0 and ttl == -1)
+
+    def owed_finishes(self, ended_before: float, limit: int = 100) -> list[str]:
+        """Matches in ``evo:finishing`` since before ``ended_before`` (epoch seconds)."""
+        return list(self.redis.zrangebyscore("evo:finishing", "-inf", ended_before, 0, limit))
+
+    def finish_handled(self, match_id: str) -> None:
+        """An ended match's finish handling is done: clear its mark, then its index entry (a
+        crash in between leaves an entry the sweep drops, finding no mark). Only for a match
+        that has ended: a live match's entry may belong to a write about to end it."""
+        self._finish_handled(keys=[self._key(match_id)], args=[])
+        self.redis.zrem("evo:finishing", match_id)
+
+    def touch_finishing(self, match_id: str, when: float) -> None:
+        """Look at a live match's ``evo:finishing`` entry (left by a write that lost its
+        compare-and-set) again only later; never dropped while the match lives."""
+        self.redis.zadd("evo:finishing", {match_id: when}, xx=True)
 
     def touch_active(self, match_id: str, when: float | None = None) -> None:
         """Mark a running match as just seen by the sweep (so it is not re-swept at once)."""

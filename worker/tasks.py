@@ -88,11 +88,9 @@ def tick_tournament(tournament_id: str) -> None:
 
 @app.task(name=TOURNAMENT_SWEEP_TASK, ignore_result=True)
 def sweep_tournaments() -> int:
-    """Run every running tournament's scheduler: the backstop for a lost finish message."""
-    running = _services().tournaments.store.running()
-    for tournament_id in running:
-        _services().tournaments.tick(tournament_id)
-    return len(running)
+    """The backstop for a lost finish message: handle the ends still owed (ratings), run
+    every running tournament's scheduler."""
+    return _services().tournaments.sweep(settings.finish_retry_after)
 
 
 # A hint keeps its result (the API waits for it); nobody retries a lost one, the person asks

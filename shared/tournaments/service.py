@@ -6,11 +6,18 @@ Swiss round and starts matches up to the tournament's concurrency. A slot's matc
 derived from the slot and claimed before the match is created, and creating a match that
 exists changes nothing: a scheduler killed half-way is simply run again, and no match is
 ever played twice. The matches' bot turns run on every worker consuming the tournament queue.
+
+A rated or tournament match's end is handled (:meth:`TournamentService.match_finished`: rate
+it, tick its tournament) when the API or worker that ended it sends the task; the write that
+ended it also marked it as owing that handling (``MatchRecord.finish_owed``, indexed in
+``evo:finishing``), and :meth:`TournamentService.sweep` handles every mark older than a few
+seconds, so no broker failure and no crash after the commit loses a rating.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import secrets
 import time
 from collections import Counter
@@ -21,12 +28,14 @@ from shared import ratings
 from shared.errors import Conflict, NotFound, Unprocessable
 from shared.games import get_game
 from shared.service import MatchService
-from shared.store import MatchRecord
+from shared.store import ENDED, MatchRecord
 from shared.tournament_store import RatingStore, TournamentStore
 from shared.tournaments import formats
 from shared.tournaments.standings import standings
 
+log = logging.getLogger(__name__)
 LOCK_SECONDS = 10.0  # the scheduler's lease; a step takes milliseconds
+SWEPT_FINISHES = 100  # owed finishes one sweep handles (the next sweep takes the rest)
 BYE_POINTS = 2.0  # a Swiss bye scores as a won duplicate pair (two won matches)
 
 
@@ -299,20 +308,76 @@ class TournamentService:
         """Update the seats' ratings with this finished rated match, exactly once."""
         if not record.rated or record.status != "finished" or record.result is None:
             return None
-        players = [(ratings.player_key(seat) or "", ratings.player_name(seat))
-                   for seat in record.seats]
-        places = ratings.placings(record.result["ranking"], record.forfeited)
-        return self.ratings.rate_once(record.game, record.id, players,
+        return self._rate_once(record.game, record.id, record.seats, record.result,
+                               record.forfeited)
+
+    def rate_kept(self, kept: dict[str, Any]) -> dict[str, Any] | None:
+        """``rate`` for a match as kept after its end (``MatchService.describe``), once its
+        state has expired: the same seats, result and forfeits."""
+        if not kept.get("rated") or kept["status"] != "finished" or kept["result"] is None:
+            return None
+        return self._rate_once(kept["game"], kept["id"], kept["seats"], kept["result"],
+                               kept.get("forfeited", []))
+
+    def _rate_once(self, game: str, match_id: str, seats: list[dict[str, Any]],
+                   result: dict[str, Any], forfeited: list[int]) -> dict[str, Any]:
+        players = [(ratings.player_key(seat) or "", ratings.player_name(seat)) for seat in seats]
+        places = ratings.placings(result["ranking"], forfeited)
+        return self.ratings.rate_once(game, match_id, players,
                                       lambda current: ratings.rate(current, places))
 
     def match_finished(self, match_id: str) -> None:
-        """A rated or tournament match ended: rate it and let its tournament go on."""
+        """A rated or tournament match ended: rate it, let its tournament go on, then clear
+        its ``finish_owed`` mark. Idempotent: the fast path and the sweep may both run it.
+
+        A match still live is left alone (its ``evo:finishing`` entry is a write's that lost
+        its compare-and-set, or one about to land). A match whose state has expired is rated
+        from what is kept of it; its tournament, if any, moves on with its own tick.
+        """
         record = self.matches.store.load(match_id)
         if record is None:
+            kept = self.matches.store.kept_result(match_id)
+            if kept is not None:
+                self.rate_kept(kept)
+        elif record.status not in ENDED:
             return
-        self.rate(record)
-        if record.tournament:
-            self.tick(record.tournament)
+        else:
+            self.rate(record)
+            if record.tournament:
+                self.tick(record.tournament)
+        self.matches.store.finish_handled(match_id)
+
+    def sweep_finished(self, ended_before: float, now: float | None = None) -> int:
+        """Handle the finish of every match marked as owing it since before ``ended_before``
+        (its task lost with the broker, or never sent); returns how many were handled."""
+        now = time.time() if now is None else now
+        handled = 0
+        for match_id in self.matches.store.owed_finishes(ended_before, SWEPT_FINISHES):
+            status = self.matches.store.statuses([match_id])[0]
+            if status is not None and status not in ENDED:
+                self.matches.store.touch_finishing(match_id, now)
+                continue
+            try:
+                self.match_finished(match_id)
+            except Exception:  # one bad match must not hold up the others or the ticks
+                log.exception("the end of match %s could not be handled; tried again later",
+                              match_id)
+                self.matches.store.touch_finishing(match_id, now)
+                continue
+            handled += 1
+        if handled:  # its task was lost, or has waited longer than that in its queue
+            log.info("sweep: handled the end of %d match(es) still owing it", handled)
+        return handled
+
+    def sweep(self, finish_grace: float, now: float | None = None) -> int:
+        """The periodic backstop: handle the lost ends of matches that finished more than
+        ``finish_grace`` seconds ago, then run every running tournament's scheduler. Returns
+        the number of ends handled."""
+        now = time.time() if now is None else now
+        handled = self.sweep_finished(now - finish_grace, now)
+        for tournament_id in self.store.running():
+            self.tick(tournament_id)
+        return handled
 
     def leaderboard(self, game_id: str, limit: int) -> list[dict[str, Any]]:
         rows = []

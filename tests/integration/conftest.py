@@ -37,7 +37,8 @@ def stack_env(redis_url: str, broker_url: str | None = None) -> dict[str, str]:
     env = dict(os.environ)
     env.update(REDIS_URL=redis_url, BROKER_URL=broker_url or redis_url, BOT_STALE_AFTER="2",
                BOT_LEASE_SECONDS="3", PYTHONPATH=str(ROOT), WEBHOOK_ALLOW="127.0.0.0/8",
-               ACCOUNTS_PER_MINUTE="1000", TOURNAMENTS_PER_MINUTE="1000", **UNLIMITED)
+               ACCOUNTS_PER_MINUTE="1000", TOURNAMENTS_PER_MINUTE="1000",
+               FINISH_RETRY_AFTER="1", **UNLIMITED)
     # A person's turn budget shorter than the default 5 s: even a `hard` chain's first
     # decision is then shrunk (half of 3 s), so the tests see it bind at once.
     env["TURN_BUDGET_SECONDS"] = TURN_BUDGET_SECONDS
@@ -84,8 +85,12 @@ class Worker:
 
 
 @contextmanager
-def running_api(env: dict[str, str], tmp: Path, workers: int = 2) -> Iterator[str]:
-    """The API under gunicorn (``workers`` processes) on a free port, with ``env``; its URL."""
+def running_api(env: dict[str, str], tmp: Path, workers: int = 2, graceful: bool = True
+                ) -> Iterator[str]:
+    """The API under gunicorn (``workers`` processes) on a free port, with ``env``; its URL.
+
+    ``graceful=False`` stops it with gunicorn's quick shutdown (SIGQUIT) rather than letting
+    its workers finish their connections for up to ``graceful_timeout`` (10 s)."""
     port = free_port()
     with open(tmp / "gunicorn.log", "wb") as log:
         process = start_api(env, f"127.0.0.1:{port}", log, workers=workers)
@@ -94,7 +99,7 @@ def running_api(env: dict[str, str], tmp: Path, workers: int = 2) -> Iterator[st
             wait_healthy(url, process)
             yield url
         finally:
-            process.terminate()
+            process.send_signal(signal.SIGTERM if graceful else signal.SIGQUIT)
             process.wait(timeout=15)
 
 
