@@ -35,6 +35,7 @@ def test_each_group_runs_on_one_worker(tmp_path: Path) -> None:
     (tmp_path / "test_grouped.py").write_text(SUITE)
     # Only xdist among the installed plugins: a quick start of the three processes.
     env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
+    env.pop("PYTEST_ADDOPTS", None)  # the outer run's options (a --basetemp) are not its own
     done = subprocess.run([sys.executable, "-m", "pytest", "-p", "xdist", "-n", "2",
                            "--dist", "loadgroup", "-v", "-p", "no:cacheprovider",
                            str(tmp_path)], cwd=tmp_path, env=env,
