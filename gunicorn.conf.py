@@ -7,9 +7,9 @@ workers = int(os.environ.get("WEB_CONCURRENCY", 2))
 worker_class = "gevent"  # gunicorn patches the standard library (sockets, select) at start
 worker_connections = int(os.environ.get("GUNICORN_CONNECTIONS", 4000))  # per worker
 timeout = 30  # the arbiter's heartbeat; greenlets keep it beating while streams idle
-keepalive = 5
 graceful_timeout = 10
-# Keep a person's connection open while they think between moves (gthread holds idle ones).
+# Keep a person's connection open while they think between moves (an idle one costs a
+# parked greenlet, not a thread).
 keepalive = int(os.environ.get("GUNICORN_KEEPALIVE", 75))
 accesslog = "-"
 
