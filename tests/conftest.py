@@ -12,7 +12,6 @@ import redis
 from scripts.localcluster import LocalCluster, start_cluster
 from scripts.localredis import free_port, start_redis
 from shared.redis_client import RedisClient, connect
-from tests.xdist_groups import pytest_collection_modifyitems  # noqa: F401 (a hook)
 
 
 @pytest.fixture(scope="session")
