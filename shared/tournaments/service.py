@@ -239,17 +239,16 @@ class TournamentService:
         results = self.store.results(tournament_id)
         for slot, match_id in sorted(ids.items()):
             if slot not in results:
-                record = self.matches.store.load(match_id)
-                if record is not None and record.status == "finished":
-                    self.rate(record)
-                    outcome = _outcome(record)
+                outcome = self._finished_outcome(match_id)
+                if outcome is not None:
                     self.store.record_result(tournament_id, slot, outcome)
                     results[slot] = outcome
         if meta["format"] == "swiss" and len(results) == len(slots):
             slots.update(self._next_swiss_round(meta, slots, results))
         running = [slot for slot in ids if slot not in results]
         for slot in running:  # claimed by a scheduler that died before creating it
-            if self.matches.store.version(ids[slot]) is None:
+            if (self.matches.store.version(ids[slot]) is None
+                    and self.matches.store.kept_result(ids[slot]) is None):
                 self._start(meta, slots[slot], ids[slot])
         for slot in sorted(set(slots) - set(ids)):
             if len(running) >= meta["concurrency"]:
@@ -264,6 +263,25 @@ class TournamentService:
             meta.update(status="finished", finished_at=time.time(), total=len(results))
         if json.dumps(meta, sort_keys=True) != before:  # the periodic tick often finds no news
             self.store.save_meta(meta)
+
+    def _finished_outcome(self, match_id: str) -> dict[str, Any] | None:
+        """The outcome of ``match_id`` if it has finished, rated once; None while it runs.
+
+        A match whose state has expired (its tick came more than ``ENDED_TTL`` after its
+        end, e.g. with every worker down) is scored from what is kept of it, never played
+        again."""
+        record = self.matches.store.load(match_id)
+        if record is not None:
+            if record.status != "finished":
+                return None
+            self.rate(record)
+            return _outcome(record.id, record.result, record.forfeited, record.updated_at)
+        kept = self.matches.store.kept_result(match_id)
+        if kept is None or kept["status"] != "finished" or kept["result"] is None:
+            return None
+        self.rate_kept(kept)
+        return _outcome(match_id, kept["result"], kept.get("forfeited", []),
+                        kept["updated_at"])
 
     def _next_swiss_round(self, meta: dict[str, Any], slots: dict[int, dict[str, Any]],
                           results: dict[int, dict[str, Any]]) -> dict[int, dict[str, Any]]:
@@ -391,11 +409,12 @@ class TournamentService:
         return rows
 
 
-def _outcome(record: MatchRecord) -> dict[str, Any]:
+def _outcome(match_id: str, result: dict[str, Any] | None, forfeited: list[int],
+             finished_at: float) -> dict[str, Any]:
     """A finished match as the tournament scores it (forfeited seats rank last)."""
-    assert record.result is not None
-    places = ratings.placings(record.result["ranking"], record.forfeited)
-    return {"match": record.id, "places": places,
+    assert result is not None
+    places = ratings.placings(result["ranking"], forfeited)
+    return {"match": match_id, "places": places,
             "points": [ratings.points(places, seat) for seat in range(len(places))],
-            "scores": record.result["scores"], "ranking": record.result["ranking"],
-            "forfeited": record.forfeited, "finished_at": record.updated_at}
+            "scores": result["scores"], "ranking": result["ranking"],
+            "forfeited": forfeited, "finished_at": finished_at}

@@ -7,7 +7,7 @@ import redis
 
 from shared.redis_client import RedisClient
 from shared.service import MatchService
-from shared.store import MatchStore
+from shared.store import MatchStore, match_key
 from shared.tournaments.service import TournamentService
 from tests.shared.test_service import Recorder
 from worker import turns
@@ -50,7 +50,7 @@ def test_a_round_robin_runs_to_the_end_and_a_slot_is_never_played_twice(
     assert final["status"] == "finished" and final["progress"]["done"] == 6
     assert sorted(tournaments.store.match_ids(tid).values()) == [f"{tid}-{n}" for n in range(6)]
     assert sum(row["points"] for row in final["standings"]) == 6
-    assert all(row["rating"]["matches"] == 4 for row in final["standings"])
+    assert [row["rating"]["matches"] for row in final["standings"]] == [4, 4, 4]
     tournaments.tick(tid)  # a late tick of a finished tournament changes nothing
     assert tournaments.describe(tid)["version"] == final["version"]
 
@@ -76,3 +76,37 @@ def test_a_server_drawn_seed_stays_secret_until_the_matches_are_over(
     # A creator-chosen seed is no secret: shown from the start.
     chosen = tournaments.create({**spec, "seed": 11})
     assert tournaments.describe(chosen["id"])["seed"] == 11
+
+
+def test_a_match_whose_state_expired_before_its_tick_is_scored_from_its_kept_result(
+        store_client: RedisClient) -> None:
+    """Every worker down for longer than ``ENDED_TTL`` after a match's end: its state is gone
+    when the next tick comes. The tick scores it from the result kept after its end (rated
+    once), never plays the slot again, and the tournament goes on to its end."""
+    ended: list[str] = []
+    store = MatchStore(store_client, ended_ttl=3600, result_ttl=7200)
+    matches = MatchService(store, Recorder(), on_finish=ended.append)
+    tournaments = TournamentService(matches)
+    spec = {"game": "savanna", "format": "round_robin", "seats": 2, "seed": 5, "rounds": 1,
+            "move_deadline": 10, "forfeit_after": 3, "concurrency": 1,
+            "entrants": [{"bot": {"kind": "random"}}, {"bot": {"kind": "greedy"}},
+                         {"bot": {"kind": "ismcts", "simulations": 3}}]}
+    tid = tournaments.create(spec)["id"]
+    queue: Recorder = matches.enqueue  # type: ignore[assignment]
+    expired: list[str] = []
+    while queue.calls:
+        while queue.calls:
+            turns.play_bot_turn(matches, *queue.calls.pop(0), lease_seconds=5)
+        for match_id in ended:  # what the end's TTL does (the end's own task was lost)
+            assert store.kept_result(match_id) is not None
+            store_client.delete(match_key(match_id), match_key(match_id, ":tok"))
+            expired.append(match_id)
+        ended.clear()
+        tournaments.tick(tid)
+    final = tournaments.describe(tid)
+    assert final["status"] == "finished" and final["progress"]["done"] == 6
+    assert sorted(expired) == [f"{tid}-{n}" for n in range(6)]
+    assert all(store.version(match_id) is None for match_id in expired)  # none replayed
+    assert [row["rating"]["matches"] for row in final["standings"]] == [4, 4, 4]
+    assert [m["result"]["ranking"] for m in tournaments.match_list(tid)] == [
+        store.kept_result(match_id)["result"]["ranking"] for match_id in sorted(expired)]
