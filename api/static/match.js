@@ -3,7 +3,10 @@
 "use strict";
 
 const matchId = document.body.dataset.match;
-const page = { match: null, moves: null, seat: null, busy: false, again: false, stream: null };
+const page = {
+  match: null, moves: null, seat: null, busy: false, again: false, stream: null,
+  shown: null, redraw: false,  // what the page shows (version/status/seat); draw it anyway
+};
 
 // A seat and token may come in the fragment (#seat=1&token=...): kept like a created one.
 (function importFragment() {
@@ -91,8 +94,12 @@ function drawResult(match) {
 function drawMoves(moves) {
   const card = document.getElementById("moves-card");
   card.hidden = !moves || !moves.moves.length;
-  if (card.hidden) return;
-  document.getElementById("moves").replaceChildren(...moves.moves.map((move) => Arena.el("button", {
+  const list = document.getElementById("moves");
+  if (card.hidden) {
+    list.replaceChildren();  // no stale move left clickable behind the hidden card
+    return;
+  }
+  list.replaceChildren(...moves.moves.map((move) => Arena.el("button", {
     class: "move", dataset: { id: move.id }, onclick: () => play(moves.version, move.id),
   }, move.label)));
 }
@@ -109,6 +116,7 @@ async function play(version, moveId) {
       error.textContent = failure.message;
       error.hidden = false;
     }
+    page.redraw = true;  // the version may be unchanged: the disabled moves must come back
   }
   await refresh();
 }
@@ -138,6 +146,12 @@ async function refresh() {
       page.match = match;
       const owes = token && match.status === "running" && match.to_move.includes(page.seat);
       page.moves = owes ? await Arena.api("GET", `/v1/matches/${matchId}/moves`, { token }) : null;
+      // Draw only news: the stream's first event and a move's own refresh repeat the version
+      // just drawn, and replacing its buttons under a person's finger would lose the tap.
+      const shown = `${match.version}/${match.status}/${page.seat}`;
+      if (shown === page.shown && !page.redraw) continue;
+      page.shown = shown;
+      page.redraw = false;
       drawSeats(match);
       drawResult(match);
       drawMoves(page.moves);

@@ -85,12 +85,11 @@ class Worker:
 
 
 @contextmanager
-def running_api(env: dict[str, str], tmp: Path, workers: int = 2, graceful: bool = True
+def running_api(env: dict[str, str], tmp: Path, workers: int = 2, graceful: bool = False
                 ) -> Iterator[str]:
     """The API under gunicorn (``workers`` processes) on a free port, with ``env``; its URL.
-
-    ``graceful=False`` stops it with gunicorn's quick shutdown (SIGQUIT) rather than letting
-    its workers finish their connections for up to ``graceful_timeout`` (10 s)."""
+    Stopped with ``stop_api`` once its tests are done (``graceful``: gunicorn's graceful stop,
+    as a deployment stops it)."""
     port = free_port()
     with open(tmp / "gunicorn.log", "wb") as log:
         process = start_api(env, f"127.0.0.1:{port}", log, workers=workers)
@@ -99,8 +98,22 @@ def running_api(env: dict[str, str], tmp: Path, workers: int = 2, graceful: bool
             wait_healthy(url, process)
             yield url
         finally:
-            process.send_signal(signal.SIGTERM if graceful else signal.SIGQUIT)
-            process.wait(timeout=15)
+            stop_api(process, graceful)
+
+
+def stop_api(process: subprocess.Popen[bytes], graceful: bool = False) -> None:
+    """Stop a test's gunicorn at once (SIGQUIT, gunicorn's quick shutdown), as its tests are
+    done; or, ``graceful``, with SIGTERM.
+
+    SIGTERM's graceful stop (what a deployment wants) lets a gevent worker finish every
+    connection it holds, up to the graceful timeout (10 s, gunicorn.conf.py). It counts idle
+    kept-alive connections too, which end only at the 75 s keep-alive (a client's pool the
+    tests still hold), and event streams, which notice a gone client at their next write. So
+    the stop took the whole 10 s whenever one was left. (A sync worker keeps no connection
+    alive, and a gthread worker cuts kept-alive ones to 2 s when stopping: only gevent waits.)
+    """
+    process.send_signal(signal.SIGTERM if graceful else signal.SIGQUIT)
+    process.wait(timeout=15)
 
 
 @pytest.fixture(scope="session")
@@ -127,6 +140,16 @@ class Client:
     def __init__(self, base: str) -> None:
         self.base = base
         self.http = requests.Session()
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Close the kept-alive connections (they hold a stopping gunicorn worker)."""
+        self.http.close()
 
     def call(self, method: str, path: str, token: str | None = None, **kwargs: Any
              ) -> requests.Response:
@@ -164,5 +187,6 @@ class Client:
 
 
 @pytest.fixture
-def client(api_url: str) -> Client:
-    return Client(api_url)
+def client(api_url: str) -> Iterator[Client]:
+    with Client(api_url) as opened:
+        yield opened

@@ -41,8 +41,11 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunStack]:
 
 
 @pytest.fixture
-def client(stack: RunStack) -> Client:
-    return Client(stack.base)
+def client(stack: RunStack) -> Iterator[Client]:
+    # Closed after each test: the last test's client would otherwise still hold a kept-alive
+    # connection when the module's stack stops, and gunicorn's graceful stop waits 10 s on it.
+    with Client(stack.base) as opened:
+        yield opened
 
 
 def bot_match(client: Client, seed: int) -> str:

@@ -24,7 +24,7 @@ from scripts.localredis import free_port
 from scripts.stack import start_api, wait_healthy
 from shared.service import MatchService
 from shared.store import MatchStore
-from tests.integration.conftest import Worker, stack_env
+from tests.integration.conftest import Worker, stack_env, stop_api
 
 pytestmark = pytest.mark.xdist_group("flood")
 HEAVY = {"kind": "ismcts", "simulations": 1500}
@@ -41,8 +41,7 @@ def capped_api(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iter
         wait_healthy(f"http://127.0.0.1:{port}", process)
         yield port
     finally:
-        process.terminate()
-        process.wait(timeout=15)
+        stop_api(process)
         log.close()
 
 

@@ -51,11 +51,8 @@ def rabbit_stack(redis_url: str, tmp_path_factory: pytest.TempPathFactory,
     try:
         worker.start()
         with running_api(stack_env(store_url, rabbit.url),
-                         tmp_path_factory.mktemp("rabbit-api")) as url:
-            stack = RabbitStack(rabbit, store, worker, Client(url))
-            yield stack
-            # A kept-alive connection holds a gunicorn worker until its graceful timeout.
-            stack.client.http.close()
+                         tmp_path_factory.mktemp("rabbit-api")) as url, Client(url) as client:
+            yield RabbitStack(rabbit, store, worker, client)
     finally:
         worker.stop()
         store.close()
@@ -115,12 +112,13 @@ def test_hints_come_back_over_rpc(rabbit_stack: RabbitStack) -> None:
     answers: dict[str, Any] = {}
 
     def ask(match_id: str, token: str) -> None:
-        response = Client(client.base).call("GET", f"/v1/matches/{match_id}/hint", token)
-        for _ in range(3):  # 202: both pool processes were busy; ask again after a while
-            if response.status_code != 202:
-                break
-            time.sleep(int(response.headers["Retry-After"]))
-            response = Client(client.base).call("GET", f"/v1/matches/{match_id}/hint", token)
+        with Client(client.base) as own:
+            response = own.call("GET", f"/v1/matches/{match_id}/hint", token)
+            for _ in range(3):  # 202: both pool processes were busy; ask again after a while
+                if response.status_code != 202:
+                    break
+                time.sleep(int(response.headers["Retry-After"]))
+                response = own.call("GET", f"/v1/matches/{match_id}/hint", token)
         answers[match_id] = response
 
     threads = [threading.Thread(target=ask, args=(match_id, token))

@@ -14,13 +14,18 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, ElementHandle, Page, Response, expect, sync_playwright
+from playwright.sync_api import Error as PlaywrightError
 
 from tests.integration.conftest import Client, Worker
 
 pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("integration")]
 PHONE = {"width": 390, "height": 844}  # a phone-sized screen
 SCREENSHOT = os.environ.get("EVO_SCREENSHOT")  # where to save the finished page, if anywhere
+# Milliseconds to wait for the page to show the next step: generous, as one bot decision waits
+# in the shared Celery queue behind other tests' searches on a loaded 2-core machine (a wait
+# ends as soon as its condition holds, so a long one costs nothing when all is well).
+TURN_TIMEOUT = 60_000
 
 
 @pytest.fixture(scope="module")
@@ -50,6 +55,37 @@ def page(browser: Browser) -> Iterator[Page]:
         context.close()
 
 
+class _MissedTap(Exception):
+    """The page redrew its moves under the pointer: the click reached no move button."""
+
+
+def _is_move_post(response: Response) -> bool:
+    return response.request.method == "POST" and response.url.endswith("/moves")
+
+
+def _tap(page: Page, button: ElementHandle) -> int | None:
+    """Click a move as a person would; the status the API answered its POST with, or None
+    when the tap missed. Savanna's seats choose at once, so the page redraws the person's
+    list when the bot's move lands: a redraw before the press leaves a detached button, one
+    between the press and the release sends the click to no button, and nothing is posted.
+    A click that reached its button disabled it (the page disables every move while one is
+    posted), so a button still enabled afterwards was missed: tap again on the new list.
+    Waiting for the POST's answer here also means every answer is counted by the end."""
+    try:
+        with page.expect_response(_is_move_post, timeout=TURN_TIMEOUT) as answer:
+            try:
+                button.click()
+            except PlaywrightError:
+                if button.evaluate("b => b.isConnected"):
+                    raise
+                raise _MissedTap from None  # redrawn before the press
+            if not button.evaluate("b => b.disabled"):
+                raise _MissedTap
+    except _MissedTap:
+        return None
+    return answer.value.status
+
+
 def test_a_person_plays_a_whole_savanna_match_against_a_bot(
         page: Page, api_url: str, client: Client, worker: Worker) -> None:
     page.goto(f"{api_url}/")
@@ -60,24 +96,29 @@ def test_a_person_plays_a_whole_savanna_match_against_a_bot(
     page.click("#create-button")
     page.wait_for_url(f"{api_url}/play/*")
     match_id = page.url.rsplit("/", 1)[1]
-    expect(page.locator(".player").first).to_be_visible(timeout=10_000)  # the game's board
+    expect(page.locator(".player").first).to_be_visible(timeout=TURN_TIMEOUT)  # the board
 
     answers: list[int] = []  # the status of every move the page submitted
-    page.on("response", lambda r: answers.append(r.status)
-            if r.request.method == "POST" and r.url.endswith("/moves") else None)
-    clicks = 0
-    while page.get_attribute("body", "data-status") != "finished":
-        move = page.locator("button.move:not([disabled])").first
-        try:
-            move.wait_for(state="visible", timeout=15_000)
-        except Exception:  # no move now: the match may just have ended
-            assert page.get_attribute("body", "data-status") == "finished"
+    page.on("response", lambda r: answers.append(r.status) if _is_move_post(r) else None)
+    finished = page.locator("body[data-status=finished]")
+    offered = page.locator("#moves-card:not([hidden]) button.move:not([disabled])")
+    clicks = 0  # clicks that reached a move button
+    while True:
+        # One wait for whichever comes first: a move to click, or the end (the bot's move may
+        # end the match, and its turn may take long on a loaded machine).
+        step = finished.or_(offered).first
+        expect(step).to_be_visible(timeout=TURN_TIMEOUT)
+        target = step.element_handle(timeout=TURN_TIMEOUT)
+        if target.evaluate("e => e === document.body"):
             break
         version = page.get_attribute("body", "data-version")
-        move.click()
+        status = _tap(page, target)
+        if status is None:
+            continue  # the list changed under the pointer: tap again on the new one
         clicks += 1
-        page.wait_for_function(
-            "v => document.body.dataset.version !== v", arg=version, timeout=15_000)
+        # The page shows the news: the move's version, or the newer one it was refused for.
+        expect(page.locator("body")).not_to_have_attribute(
+            "data-version", version or "", timeout=TURN_TIMEOUT)
         assert clicks < 200
 
     expect(page.locator("#result")).to_be_visible()
