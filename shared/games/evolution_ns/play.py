@@ -216,16 +216,28 @@ def _growable_count(st: NSState, seat: int) -> int:
 def _nth_growable(st: NSState, seat: int, nth: int) -> tuple[int, int, str]:
     """``_growable(st, seat)[nth]`` without listing the others."""
     for owner in st.order_from(seat):
-        for index, (body, pop) in enumerate(_sizes(st, seat, owner)):
-            if body < MAX_VALUE:
-                if nth == 0:
-                    return owner, index, "body"
-                nth -= 1
-            if pop < MAX_VALUE:
-                if nth == 0:
-                    return owner, index, "pop"
-                nth -= 1
+        if st.qbase is not None and owner != seat:
+            sizes = _sizes(st, seat, owner)  # the quick variant's view of the row
+        else:  # the row itself, read in place: no pair built per species
+            row = st.species[owner]
+            for index in range(len(row)):
+                sp = row[index]
+                room = (sp.body < MAX_VALUE) + (sp.pop < MAX_VALUE)
+                if nth < room:
+                    return owner, index, _growth(sp.body, nth)
+                nth -= room
+            continue
+        for index, (body, pop) in enumerate(sizes):
+            room = (body < MAX_VALUE) + (pop < MAX_VALUE)
+            if nth < room:
+                return owner, index, _growth(body, nth)
+            nth -= room
     raise IndexError(f"no growth #{nth}")
+
+
+def _growth(body: int, nth: int) -> str:
+    """A species' ``nth`` possible growth (``_growable`` lists body before population)."""
+    return "body" if nth == 0 and body < MAX_VALUE else "pop"
 
 
 def apply_play(st: NSState, seat: int, move: Move, rng: random.Random,
