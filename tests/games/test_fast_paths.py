@@ -16,10 +16,22 @@ import pytest
 
 from bench.accel_check import options_for
 from shared.games import get_game
+from shared.protocol import Move, canonical_id
 from shared.rng import randbelow
 
 GAMES = ("darwinning", "evolution", "evolution-ns")
 MATCHES = 24
+
+
+def reference_id(move: Move) -> str:
+    """``canonical_id`` as first written (commit a24bd1c)."""
+    parts = [str(move["type"])]
+    for key in sorted(k for k in move if k != "type"):
+        value = move[key]
+        if isinstance(value, (list, tuple)):
+            value = ",".join(str(v) for v in value)
+        parts.append(f"{key}={value}")
+    return ":".join(parts)
 
 
 @pytest.mark.parametrize("game_id", GAMES)
@@ -39,5 +51,7 @@ def test_random_move_is_the_listed_move_at_the_same_draw(game_id: str) -> None:
             listed = legal[randbelow(listed_rng, len(legal))]
             assert fast == listed, (seed, step, state.to_json())
             assert fast_rng.getstate() == listed_rng.getstate(), (seed, step)
+            assert [canonical_id(move) for move in legal] == [reference_id(move)
+                                                             for move in legal]
             state.apply_legal(seat, state.random_move(seat, rng), rng)
             step += 1

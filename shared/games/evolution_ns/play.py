@@ -28,6 +28,12 @@ def food_moves(st: NSState, seat: int) -> list[Move]:
     return [{"type": "food", "card": card} for card in st.hands[seat]]
 
 
+def random_food_move(st: NSState, seat: int, rng: random.Random) -> Move:
+    """``food_moves(st, seat)[randbelow(rng, len(...))]``, building only that move."""
+    hand = st.hands[seat]
+    return {"type": "food", "card": hand[randbelow(rng, len(hand))]}
+
+
 def apply_food(st: NSState, seat: int, move: Move, rng: random.Random,
                events: list[Event]) -> None:
     card = move["card"]
