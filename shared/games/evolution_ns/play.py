@@ -257,8 +257,6 @@ def apply_play(st: NSState, seat: int, move: Move, rng: random.Random,
     card = move["card"]
     st.hands[seat].remove(card)
     row = st.species[seat]
-    # In the quick variant every play stays secret until the reveal (N-3.10).
-    audience: dict[str, list[int]] = {"audience": [seat]} if st.quick else {}
     if kind == "trait":
         sp = row[move["species"]]
         old = move.get("replace")
@@ -285,8 +283,8 @@ def apply_play(st: NSState, seat: int, move: Move, rng: random.Random,
             st.lefts[seat] += 1
         else:
             row.append(Species())
-        events.append({"type": "new_species", "seat": seat, "card": card,
-                       "side": move["side"], **audience})
+        events.append(_secret_if_quick(st, seat, {
+            "type": "new_species", "seat": seat, "card": card, "side": move["side"]}))
     else:
         st.discard_card(seat, card)
         owner = move["seat"]
@@ -295,11 +293,19 @@ def apply_play(st: NSState, seat: int, move: Move, rng: random.Random,
             st.foreign[seat].append([owner, move["species"], move["what"]])
         else:
             _grow(st.species[owner][move["species"]], move["what"])
-        events.append({"type": "grown", "seat": seat, "card": card, "owner": owner,
-                       "species": move["species"], "what": move["what"], **audience})
+        events.append(_secret_if_quick(st, seat, {
+            "type": "grown", "seat": seat, "card": card, "owner": owner,
+            "species": move["species"], "what": move["what"]}))
     if not st.hands[seat]:
         st.done[seat] = True  # nothing left to play: the turn ends by itself
         _after_play(st, seat, rng, events)
+
+
+def _secret_if_quick(st: NSState, seat: int, event: Event) -> Event:
+    """In the quick variant every play stays secret until the reveal (N-3.10)."""
+    if st.quick:
+        event["audience"] = [seat]
+    return event
 
 
 def _grow(sp: Species, what: str) -> None:
