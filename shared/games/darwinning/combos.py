@@ -160,7 +160,7 @@ def _joker_combos(pool: list[int]) -> list[Combo]:
                 break
             for items in combinations(group, size):
                 cards = tuple([c for c, _ in items])
-                if _distinct(cards):
+                if len(set(cards)) == size:
                     out.append((cards, tuple([col for c, col in items if c in JOKERS]), rank,
                                 size * value))
     for low in range(0, 14):
@@ -172,14 +172,14 @@ def _joker_combos(pool: list[int]) -> list[Combo]:
             for b in mids:
                 for c in highs:
                     rank = STRAIGHT_FLUSH if a[1] == b[1] == c[1] else STRAIGHT
-                    ordered = _by_card(a, b, c)
+                    ordered = sorted((a, b, c))
                     out.append((tuple([card for card, _ in ordered]),
                                 tuple([col for card, col in ordered if card in JOKERS]), rank,
                                 total))
     for group in by_colour.values():
         for items in combinations(group, 3):
             cards = tuple([c for c, _ in items])
-            if not _distinct(cards):
+            if len(set(cards)) < 3:
                 continue
             x, y, z = sorted((VALUE[cards[0]], VALUE[cards[1]], VALUE[cards[2]]))
             if (x + 1 == y and y + 1 == z) or x == z:
@@ -187,30 +187,6 @@ def _joker_combos(pool: list[int]) -> list[Combo]:
             out.append((cards, tuple([col for c, col in items if c in JOKERS]), FLUSH,
                         x + y + z))
     return out
-
-
-def _distinct(cards: tuple[int, ...]) -> bool:
-    """No card twice in ``cards``, drawn in pool order from one group: a joker's namings
-    sit side by side there, so only neighbours can repeat (no set built per try)."""
-    for i in range(1, len(cards)):  # noqa: SIM110 - a loop: no generator object
-        if cards[i] == cards[i - 1]:
-            return False
-    return True
-
-
-Item = tuple[int, int]
-
-
-def _by_card(a: Item, b: Item, c: Item) -> tuple[Item, Item, Item]:
-    """``tuple(sorted((a, b, c)))`` for three items of different cards: ordered by card
-    alone, with no tuple comparisons."""
-    if a[0] > b[0]:
-        a, b = b, a
-    if b[0] > c[0]:
-        b, c = c, b
-    if a[0] > b[0]:
-        a, b = b, a
-    return a, b, c
 
 
 def combo_label(cards: tuple[int, ...] | list[int], names: tuple[int, ...] | list[int],

@@ -96,8 +96,7 @@ def _two_player_plays(hand: list[int], dummy_cards: list[int], edition: str
     plays = []
     seen: set[tuple[int, ...]] = set()
     for cards, names, _rank, _total in enumerate_combos(hand + dummy_cards):
-        # most combinations hold no dummy card: then they are their own hand part
-        own = cards if dummy.isdisjoint(cards) else tuple([c for c in cards if c not in dummy])
+        own = tuple(c for c in cards if c not in dummy)
         if not own:
             continue
         if edition == "1.7":  # DECISION (D-11.2): dummy cards named with the hand cards
