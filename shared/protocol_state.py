@@ -67,11 +67,17 @@ class Result:
 
 def canonical_id(move: Move) -> str:
     """A stable short id for a move: its fields in a fixed order, joined compactly."""
+    # The search keys its tree on these ids, so this runs for most moves it meets: a plain
+    # list and loops, no generator objects (which cost the compiled build a class apiece).
+    keys = list(move)
+    keys.sort()
     parts = [str(move["type"])]
-    for key in sorted(k for k in move if k != "type"):
+    for key in keys:
+        if key == "type":
+            continue
         value = move[key]
         if isinstance(value, (list, tuple)):
-            value = ",".join(str(v) for v in value)
+            value = ",".join([str(v) for v in value])
         parts.append(f"{key}={value}")
     return ":".join(parts)
 

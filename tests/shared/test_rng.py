@@ -25,3 +25,27 @@ def test_shuffle_permutes_exactly_as_random_shuffle() -> None:
         theirs.shuffle(reference)
         assert mine == reference
         assert ours.getstate() == theirs.getstate()
+
+
+class CountingRandom(random.Random):
+    """A generator that overrides ``getrandbits``, as ``shared.match_random.MatchRandom``
+    does: the fast draws must call the override, not the C method beneath it."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self.calls = 0
+
+    def getrandbits(self, k: int) -> int:
+        self.calls += 1
+        return super().getrandbits(k)
+
+
+def test_an_overridden_getrandbits_is_the_one_called() -> None:
+    ours, theirs = CountingRandom(3), CountingRandom(3)
+    for n in range(1, 300):
+        assert randbelow(ours, n) == theirs.randrange(n)
+    mine, reference = list(range(50)), list(range(50))
+    shuffle(ours, mine)
+    theirs.shuffle(reference)
+    assert mine == reference
+    assert ours.calls == theirs.calls > 0

@@ -278,10 +278,18 @@ class DarwinningState(State):
 
     def random_move(self, seat: int, rng: random.Random) -> Move:
         """``legal_moves(seat)[randbelow(rng, n)]``: the same move for the same rng, in a
-        trick without building every move."""
-        if (self.phase == "trick" and not self.queue and self.turn == seat
-                and self._legal_key != (self._version, seat)):
-            return tricks.random_play(self, seat, rng)
+        trick, an upgrade or a pick without building every move."""
+        if self._legal_key != (self._version, seat) and seat in self.to_move():
+            if self.queue:
+                item = self.queue[0]
+                if item["kind"] == "upgrade":
+                    return upgrades.random_use(self, self.boards[seat], item["cards"],
+                                               "upgrade", rng)
+                if item["kind"] == "pick":
+                    return upgrades.random_use(self, self.boards[item["target"]],
+                                               self.discard, "pick", rng)
+            elif self.phase == "trick" and self.turn == seat:
+                return tricks.random_play(self, seat, rng)
         moves = self.legal_moves(seat)
         return moves[randbelow(rng, len(moves))]
 
@@ -420,7 +428,7 @@ class DarwinningState(State):
                     and not self._draw_metamorphosis(item, rng, events):
                 self.queue.pop(0)
                 continue
-            if item["kind"] == "pick" and not upgrades.pick_moves(self, item["target"]):
+            if item["kind"] == "pick" and not upgrades.pick_count(self, item["target"]):
                 self.queue.pop(0)
                 continue
             if item["kind"] == "meta":

@@ -9,9 +9,11 @@ same with ``"type": "pick"`` (and no decline).
 
 from __future__ import annotations
 
+import random
 from typing import TYPE_CHECKING
 
 from shared.protocol import Event, Move
+from shared.rng import randbelow
 
 from .cards import CHAIN, EGGS, ENV_ICON, JOKERS, MUTATION, SLOTS, VALUE
 from .model import Board, move_on_chain
@@ -58,6 +60,52 @@ def uses(st: DarwinningState, board: Board, card: int, kind: str = "upgrade",
             if value not in blocked[slot]:
                 moves.append({"type": kind, "card": card, "use": "ability", "slot": slot})
     return moves
+
+
+def use_count(st: DarwinningState, card: int, blocked: list[set[int]], envs: set[int]) -> int:
+    """``len(uses(st, board, card, kind, blocked, envs))`` without building the moves."""
+    count = 0
+    if CHAIN[card]:
+        count += 2 if st.edition == "1.7" else 1
+    if EGGS[card]:
+        count += 1
+    if ENV_ICON[card] >= 0 and ENV_ICON[card] not in envs:
+        count += 1
+    if card not in JOKERS:
+        value = VALUE[card]
+        for slot in range(SLOTS):
+            if value not in blocked[slot]:
+                count += 1
+    return count
+
+
+def random_use(st: DarwinningState, board: Board, cards: list[int], kind: str,
+               rng: random.Random) -> Move:
+    """``upgrade_moves`` (kind ``upgrade``, which may decline) or ``pick_moves`` (``pick``)
+    ``[randbelow(rng, n)]``: only counted, then the one move built (a pick from a long
+    discard pile lists hundreds of moves, and a playout takes one)."""
+    blocked = blocked_by_slot(board)
+    envs = board.environments()
+    distinct = sorted(set(cards))
+    counts = [use_count(st, card, blocked, envs) for card in distinct]
+    decline = 1 if kind == "upgrade" else 0
+    pick = randbelow(rng, sum(counts) + decline)
+    if pick < decline:
+        return {"type": "no_upgrade"}
+    pick -= decline
+    for card, count in zip(distinct, counts, strict=True):
+        if pick < count:
+            return uses(st, board, card, kind, blocked, envs)[pick]
+        pick -= count
+    raise IndexError(f"no {kind} move #{pick}")
+
+
+def pick_count(st: DarwinningState, target: int) -> int:
+    """``len(pick_moves(st, target))`` without building the moves."""
+    board = st.boards[target]
+    blocked = blocked_by_slot(board)
+    envs = board.environments()
+    return sum(use_count(st, card, blocked, envs) for card in set(st.discard))
 
 
 def upgrade_moves(st: DarwinningState, seat: int, cards: list[int]) -> list[Move]:

@@ -28,6 +28,12 @@ def food_moves(st: NSState, seat: int) -> list[Move]:
     return [{"type": "food", "card": card} for card in st.hands[seat]]
 
 
+def random_food_move(st: NSState, seat: int, rng: random.Random) -> Move:
+    """``food_moves(st, seat)[randbelow(rng, len(...))]``, building only that move."""
+    hand = st.hands[seat]
+    return {"type": "food", "card": hand[randbelow(rng, len(hand))]}
+
+
 def apply_food(st: NSState, seat: int, move: Move, rng: random.Random,
                events: list[Event]) -> None:
     card = move["card"]
@@ -83,52 +89,73 @@ def play_moves(st: NSState, seat: int) -> list[Move]:
 def random_play_move(st: NSState, seat: int, rng: random.Random) -> Move:
     """``play_moves(st, seat)[randbelow(rng, len(...))]`` without building the whole list
     (playouts spend most of their time in this phase): only counts, then the one move."""
-    growable = _growable_count(st, seat)
     hand = st.hands[seat]
-    names = [[TRAIT_OF[c] for c in sp.traits] for sp in st.species[seat]]
-    per_trait: dict[str, list[tuple[int, int | None]]] = {}
-    counts = []
-    for card in hand:
-        trait = TRAIT_OF[card]
-        places = per_trait.get(trait)
-        if places is None:
-            places = per_trait[trait] = _trait_places(st, seat, trait, names)
-        counts.append(len(places) + 2 + growable)
-    pick = randbelow(rng, sum(counts) + 1)
-    for card, count in zip(hand, counts, strict=True):
-        if pick >= count:
-            pick -= count
+    row = st.species[seat]
+    limit = st.max_traits
+    per_card = 2 + _growable_count(st, seat)  # two new-species sides and the growths
+    places = [_trait_place_count(row, TRAIT_OF[card], limit) for card in hand]
+    pick = randbelow(rng, sum(places) + per_card * len(hand) + 1)
+    for position, card in enumerate(hand):
+        count = places[position]
+        if pick >= count + per_card:
+            pick -= count + per_card
             continue
-        places = per_trait[TRAIT_OF[card]]
-        if pick < len(places):
-            index, old = places[pick]
-            if old is None:
-                return {"type": "trait", "card": card, "species": index}
-            return {"type": "trait", "card": card, "species": index, "replace": old}
-        pick -= len(places)
+        if pick < count:
+            return _nth_trait_move(row, card, limit, pick)
+        pick -= count
         if pick < 2:
             return {"type": "new_species", "card": card, "side": ("left", "right")[pick]}
-        owner, index, what = _growable(st, seat)[pick - 2]
+        owner, index, what = _nth_growable(st, seat, pick - 2)
         return {"type": "grow", "card": card, "seat": owner, "species": index, "what": what}
     return {"type": "done"}
 
 
-def _trait_places(st: NSState, seat: int, trait: str,
-                  names: list[list[str]]) -> list[tuple[int, int | None]]:
-    """``(species, replaced card or None)`` of every ``_trait_moves`` move of a card of
-    ``trait``, in the same order; ``names`` are the trait names of ``seat``'s species."""
-    limit = st.max_traits
-    places: list[tuple[int, int | None]] = []
-    for index, sp in enumerate(st.species[seat]):
-        held = names[index]
-        if len(held) < limit:
-            if trait not in held:
-                places.append((index, None))
-        elif trait not in held:
-            places.extend((index, old) for old in sp.traits)
-        elif held.count(trait) == 1:  # replacing that very trait is the only way
-            places.extend((index, old) for old in sp.traits if TRAIT_OF[old] == trait)
-    return places
+def _held(sp: Species, trait: str) -> int:
+    """How many of ``sp``'s trait cards are ``trait``."""
+    held = 0
+    for card in sp.traits:
+        if TRAIT_OF[card] == trait:
+            held += 1
+    return held
+
+
+def _trait_place_count(row: list[Species], trait: str, limit: int) -> int:
+    """How many ``_trait_moves`` a card of ``trait`` has on ``row`` (see there)."""
+    count = 0
+    for sp in row:
+        held = _held(sp, trait)
+        if len(sp.traits) < limit:
+            if not held:
+                count += 1
+        elif not held:
+            count += len(sp.traits)  # any trait may be discarded for it
+        elif held == 1:
+            count += 1  # replacing that very trait is the only way
+    return count
+
+
+def _nth_trait_move(row: list[Species], card: int, limit: int, nth: int) -> Move:
+    """``_trait_moves(...)[nth]`` of ``card`` on ``row``, built alone."""
+    trait = TRAIT_OF[card]
+    for index, sp in enumerate(row):
+        held = _held(sp, trait)
+        traits = sp.traits
+        if len(traits) < limit:
+            if held:
+                continue
+            if nth == 0:
+                return {"type": "trait", "card": card, "species": index}
+            nth -= 1
+        elif not held:
+            if nth < len(traits):
+                return {"type": "trait", "card": card, "species": index, "replace": traits[nth]}
+            nth -= len(traits)
+        elif held == 1:
+            if nth == 0:
+                old = next(c for c in traits if TRAIT_OF[c] == trait)
+                return {"type": "trait", "card": card, "species": index, "replace": old}
+            nth -= 1
+    raise IndexError(f"no trait move #{nth} for card {card}")
 
 
 def _trait_moves(st: NSState, seat: int, card: int) -> list[Move]:
@@ -192,6 +219,33 @@ def _growable_count(st: NSState, seat: int) -> int:
     return count
 
 
+def _nth_growable(st: NSState, seat: int, nth: int) -> tuple[int, int, str]:
+    """``_growable(st, seat)[nth]`` without listing the others."""
+    for owner in st.order_from(seat):
+        if st.qbase is not None and owner != seat:
+            sizes = _sizes(st, seat, owner)  # the quick variant's view of the row
+        else:  # the row itself, read in place: no pair built per species
+            row = st.species[owner]
+            for index in range(len(row)):
+                sp = row[index]
+                room = (sp.body < MAX_VALUE) + (sp.pop < MAX_VALUE)
+                if nth < room:
+                    return owner, index, _growth(sp.body, nth)
+                nth -= room
+            continue
+        for index, (body, pop) in enumerate(sizes):
+            room = (body < MAX_VALUE) + (pop < MAX_VALUE)
+            if nth < room:
+                return owner, index, _growth(body, nth)
+            nth -= room
+    raise IndexError(f"no growth #{nth}")
+
+
+def _growth(body: int, nth: int) -> str:
+    """A species' ``nth`` possible growth (``_growable`` lists body before population)."""
+    return "body" if nth == 0 and body < MAX_VALUE else "pop"
+
+
 def apply_play(st: NSState, seat: int, move: Move, rng: random.Random,
                events: list[Event]) -> None:
     kind = move["type"]
@@ -203,8 +257,6 @@ def apply_play(st: NSState, seat: int, move: Move, rng: random.Random,
     card = move["card"]
     st.hands[seat].remove(card)
     row = st.species[seat]
-    # In the quick variant every play stays secret until the reveal (N-3.10).
-    audience: dict[str, list[int]] = {"audience": [seat]} if st.quick else {}
     if kind == "trait":
         sp = row[move["species"]]
         old = move.get("replace")
@@ -231,8 +283,8 @@ def apply_play(st: NSState, seat: int, move: Move, rng: random.Random,
             st.lefts[seat] += 1
         else:
             row.append(Species())
-        events.append({"type": "new_species", "seat": seat, "card": card,
-                       "side": move["side"], **audience})
+        events.append(_secret_if_quick(st, seat, {
+            "type": "new_species", "seat": seat, "card": card, "side": move["side"]}))
     else:
         st.discard_card(seat, card)
         owner = move["seat"]
@@ -241,11 +293,19 @@ def apply_play(st: NSState, seat: int, move: Move, rng: random.Random,
             st.foreign[seat].append([owner, move["species"], move["what"]])
         else:
             _grow(st.species[owner][move["species"]], move["what"])
-        events.append({"type": "grown", "seat": seat, "card": card, "owner": owner,
-                       "species": move["species"], "what": move["what"], **audience})
+        events.append(_secret_if_quick(st, seat, {
+            "type": "grown", "seat": seat, "card": card, "owner": owner,
+            "species": move["species"], "what": move["what"]}))
     if not st.hands[seat]:
         st.done[seat] = True  # nothing left to play: the turn ends by itself
         _after_play(st, seat, rng, events)
+
+
+def _secret_if_quick(st: NSState, seat: int, event: Event) -> Event:
+    """In the quick variant every play stays secret until the reveal (N-3.10)."""
+    if st.quick:
+        event["audience"] = [seat]
+    return event
 
 
 def _grow(sp: Species, what: str) -> None:

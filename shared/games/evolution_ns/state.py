@@ -215,10 +215,13 @@ class NSState(State):
 
     def random_move(self, seat: int, rng: random.Random) -> Move:
         """``legal_moves(seat)[randbelow(rng, len(...))]``: the same move for the same rng,
-        in the play-cards phase without listing every move."""
-        if (self.phase == "play" and self._legal_key != (self._version, seat)
+        in the food-card and play-cards phases without listing every move."""
+        phase = self.phase
+        if (phase in ("play", "food") and self._legal_key != (self._version, seat)
                 and seat in self.to_move()):
-            return play.random_play_move(self, seat, rng)
+            if phase == "play":
+                return play.random_play_move(self, seat, rng)
+            return play.random_food_move(self, seat, rng)
         moves = self.legal_moves(seat)
         return moves[randbelow(rng, len(moves))]
 
