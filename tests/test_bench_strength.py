@@ -106,6 +106,9 @@ def test_a_pairing_names_search_variants_and_records_them(tmp_path: Path) -> Non
     assert parse_spec("ismcts:400+mo") == ("ismcts:400", "", {"multi_observer": True})
     assert parse_spec("ismcts:400+reuse") == (
         "ismcts:400", "", {"reuse": True, "searcher_first": False, "stop_when_decided": False})
+    assert parse_spec("ismcts:400+moreuse") == (
+        "ismcts:400", "", {"multi_observer": True, "reuse": True, "searcher_first": False,
+                           "stop_when_decided": False})
     assert parse_spec("hard/r") == ("hard", "r", {})
     for bad in ("ismcts:400+nope", "random+mo"):
         with pytest.raises(ValueError):
@@ -154,3 +157,27 @@ def test_a_reusing_bot_keeps_its_tree_from_its_own_observations() -> None:
         assert trees.hits >= decisions * 3 // 4
         assert all(key == a_seat for key in trees._entries)  # one seat's own trees only
         assert bots[1 - a_seat].trees.hits + bots[1 - a_seat].trees.misses == 0
+
+
+def test_a_bot_keeping_every_seats_tree_follows_them_by_its_own_observations() -> None:
+    # ``+moreuse`` in Savanna: both seats' trees are found again at most of the bot's
+    # decisions, from the moves as its seat observed them (the other's picks stay hidden).
+    game = load_game("savanna")
+    for a_seat in (0, 1):
+        rng = random.Random(a_seat)
+        state = game.new_state(2, game.resolve_options({}), rng)
+        bots = [Bot("ismcts:24+moreuse" if seat == a_seat else "ismcts:24") for seat in (0, 1)]
+        log: list[tuple[int, str]] = []
+        decisions = 0
+        while not state.is_over():
+            seat = state.to_move()[0]
+            move = bots[seat].choose(game, state.view(seat), seat, random.Random(decisions),
+                                     log if seat == a_seat else ())
+            assert move in state.legal_moves(seat)
+            log.append((seat, state.observe_move(seat, move, a_seat)))
+            state.apply(seat, move, rng)
+            decisions += seat == a_seat
+        trees = bots[a_seat].seat_trees
+        assert trees.fresh == 1 and trees.hits + trees.misses == 2 * (decisions - 1)
+        assert trees.hits >= 2 * (decisions - 1) * 3 // 4
+        assert bots[a_seat].trees.hits + bots[a_seat].trees.misses == 0  # not the +reuse cache
