@@ -23,6 +23,7 @@ search at equal simulations, e.g. ``--pairing ismcts:300+mo,ismcts:300``; the re
 both specs, variants included. ``+reuse`` keeps the bot's tree between its decisions
 (``worker/search/reuse.py``): the match tells such a bot every move as its seat observed it
 (``State.observe_move``), nothing more, and the budget counts new simulations only.
+``+moreuse`` keeps every seat's multiple-observer tree the same way (``+mo`` with reuse).
 Matches run in ``--procs`` processes (default 2, one per core of the bench machine).
 ``python -m bench.accel bench.strength ...`` runs the same matches with the engine compiled
 by mypyc, about three times sooner (``bench/accel.py``); each record says which build played.
@@ -60,7 +61,7 @@ from shared.protocol import Game, Move, State, View
 from worker.bots import greedy_move
 from worker.search import LEVELS, SearchBudget, search_move
 from worker.search.policies import Policy, heuristic_for, policy_for, random_policy
-from worker.search.reuse import Observation, TreeCache
+from worker.search.reuse import Observation, SeatTreeCache, TreeCache
 
 COMMAND = "python -m bench.strength " + " ".join(sys.argv[1:])
 RESULTS = Path(__file__).parent / "results" / "strength.jsonl"
@@ -86,6 +87,10 @@ VARIANTS: dict[str, dict[str, Any]] = {
     # and spends its whole budget (new iterations deepen the subtree the next decision gets;
     # the early stop would return the same move with a smaller tree).
     "reuse": {"reuse": True, "searcher_first": False, "stop_when_decided": False},
+    # Both: every seat's MO tree kept between the bot's decisions, each followed by what the
+    # bot's seat observed (``reuse.SeatTreeCache``); seat order and whole budget as ``reuse``.
+    "moreuse": {"multi_observer": True, "reuse": True, "searcher_first": False,
+                "stop_when_decided": False},
     "seatorder": {"searcher_first": False},  # seat order alone, to tell the two apart
     # The score margin blended into the reward (``ismcts.margin_rewards``), 30%.
     "margin": {"margin": 0.3},
@@ -115,6 +120,8 @@ class Bot:
     seconds: float = 0.0
     #: Its own tree cache (``+reuse``): one bot, one seat, one match, so one entry.
     trees: TreeCache = field(default_factory=lambda: TreeCache(max_trees=1))
+    #: Its cache of every seat's tree (``+moreuse``, multiple observers with reuse).
+    seat_trees: SeatTreeCache = field(default_factory=lambda: SeatTreeCache(max_trees=1))
 
     @property
     def observes(self) -> bool:
@@ -124,7 +131,7 @@ class Bot:
     def choose(self, game: Game, view: View, seat: int, rng: random.Random,
                observed: Sequence[Observation] = ()) -> Move:
         """The bot's move from ``view``; ``observed`` is every move of the match so far as
-        ``seat`` saw it (``State.observe_move``), which only a ``+reuse`` bot uses."""
+        ``seat`` saw it (``State.observe_move``), which only a reusing bot uses."""
         start = time.perf_counter()
         try:
             return self._choose(game, view, seat, rng, observed)
@@ -158,6 +165,12 @@ class Bot:
             raise ValueError(f"unknown bot spec {self.spec!r}")
         if not options.pop("reuse", False):
             return search_move(game, view, seat, budget, rng, policy=policy, **options)
+        if options.get("multi_observer"):
+            trees = self.seat_trees.take(seat, observed, seat)
+            move = search_move(game, view, seat, budget, rng, policy=policy, trees=trees,
+                               **options)
+            self.seat_trees.put(seat, trees, observed)
+            return move
         tree = self.trees.take(seat, observed, seat)
         move = search_move(game, view, seat, budget, rng, policy=policy, tree=tree, **options)
         self.trees.put(seat, tree, observed)

@@ -106,6 +106,9 @@ def test_a_pairing_names_search_variants_and_records_them(tmp_path: Path) -> Non
     assert parse_spec("ismcts:400+mo") == ("ismcts:400", "", {"multi_observer": True})
     assert parse_spec("ismcts:400+reuse") == (
         "ismcts:400", "", {"reuse": True, "searcher_first": False, "stop_when_decided": False})
+    assert parse_spec("ismcts:400+moreuse") == (
+        "ismcts:400", "", {"multi_observer": True, "reuse": True, "searcher_first": False,
+                           "stop_when_decided": False})
     assert parse_spec("hard/r") == ("hard", "r", {})
     for bad in ("ismcts:400+nope", "random+mo"):
         with pytest.raises(ValueError):
@@ -131,26 +134,45 @@ def test_shared_firsts_count_half_in_the_score() -> None:
     assert f"score_wilson95=[{lo:.3f}, {hi:.3f}]" in line
 
 
+def _savanna_with_a_variant(spec: str, a_seat: int) -> tuple[list[Bot], int]:
+    """A 2-player Savanna match of the bot ``spec`` in ``a_seat`` against ``ismcts:24``, the
+    seats played in order as the bench plays them, the variant bot told what its seat
+    observed; the two bots and how many decisions the variant made."""
+    game = load_game("savanna")
+    rng = random.Random(a_seat)
+    state = game.new_state(2, game.resolve_options({}), rng)
+    bots = [Bot(spec if seat == a_seat else "ismcts:24") for seat in (0, 1)]
+    log: list[tuple[int, str]] = []
+    decisions = 0
+    while not state.is_over():
+        seat = state.to_move()[0]
+        move = bots[seat].choose(game, state.view(seat), seat, random.Random(decisions),
+                                 log if seat == a_seat else ())
+        assert move in state.legal_moves(seat)
+        log.append((seat, state.observe_move(seat, move, a_seat)))
+        state.apply(seat, move, rng)
+        decisions += seat == a_seat
+    return bots, decisions
+
+
 def test_a_reusing_bot_keeps_its_tree_from_its_own_observations() -> None:
     # Savanna (every step simultaneous): the bench plays seats in order and the reusing bot
     # finds its next decision in its tree, in either seat, from what its seat observed.
-    game = load_game("savanna")
     for a_seat in (0, 1):
-        rng = random.Random(a_seat)
-        state = game.new_state(2, game.resolve_options({}), rng)
-        bots = [Bot("ismcts:24+reuse" if seat == a_seat else "ismcts:24") for seat in (0, 1)]
-        log: list[tuple[int, str]] = []
-        decisions = 0
-        while not state.is_over():
-            seat = state.to_move()[0]
-            move = bots[seat].choose(game, state.view(seat), seat, random.Random(decisions),
-                                     log if seat == a_seat else ())
-            assert move in state.legal_moves(seat)
-            log.append((seat, state.observe_move(seat, move, a_seat)))
-            state.apply(seat, move, rng)
-            decisions += seat == a_seat
+        bots, decisions = _savanna_with_a_variant("ismcts:24+reuse", a_seat)
         trees = bots[a_seat].trees
         assert trees.hits + trees.misses == decisions
         assert trees.hits >= decisions * 3 // 4
         assert all(key == a_seat for key in trees._entries)  # one seat's own trees only
         assert bots[1 - a_seat].trees.hits + bots[1 - a_seat].trees.misses == 0
+
+
+def test_a_bot_keeping_every_seats_tree_follows_them_by_its_own_observations() -> None:
+    # ``+moreuse`` in Savanna: both seats' trees are found again at most of the bot's
+    # decisions, from the moves as its seat observed them (the other's picks stay hidden).
+    for a_seat in (0, 1):
+        bots, decisions = _savanna_with_a_variant("ismcts:24+moreuse", a_seat)
+        trees = bots[a_seat].seat_trees
+        assert trees.fresh == 1 and trees.hits + trees.misses == 2 * (decisions - 1)
+        assert trees.hits >= 2 * (decisions - 1) * 3 // 4
+        assert bots[a_seat].trees.hits + bots[a_seat].trees.misses == 0  # not the +reuse cache

@@ -10,8 +10,8 @@ import pytest
 from shared.protocol import State
 from tests.worker.toygame import TOY
 from worker.search import SearchBudget, search_move
-from worker.search.ismcts import Node, SearchTree
-from worker.search.reuse import Observation, TreeCache, count_nodes, follow
+from worker.search.ismcts import Node, SearchTree, SeatTrees
+from worker.search.reuse import Observation, SeatTreeCache, TreeCache, count_nodes, follow, merge
 
 BUDGET = SearchBudget(simulations=120, time_cap=60.0)
 
@@ -161,3 +161,206 @@ def test_reuse_and_multiple_observers_do_not_mix() -> None:
     with pytest.raises(ValueError, match="reuse"):
         search_move(TOY, state.view(0), 0, BUDGET, random.Random(0), tree=SearchTree(),
                     multi_observer=True)
+    with pytest.raises(ValueError, match="multi_observer"):
+        search_move(TOY, state.view(0), 0, BUDGET, random.Random(0), trees=SeatTrees())
+
+
+# -- multiple observers with every seat's tree kept (``trees=``, ``SeatTreeCache``) ----------
+
+
+def _search_mo(state: State, seat: int, trees: SeatTrees | None, stats: dict[str, Any],
+               seed: int = 0) -> Any:
+    return search_move(TOY, state.view(seat), seat, BUDGET, random.Random(seed), stats,
+                       stop_when_decided=False, multi_observer=True, searcher_first=False,
+                       trees=trees)
+
+
+def _play_mo(players: int, seed: int, reuser: int, cache: SeatTreeCache,
+             on_decision: Any = None) -> list[Any]:
+    """A toy match: ``reuser`` keeps its MO trees in ``cache`` (the others search plainly);
+    it learns the others' moves only as ``observe_move`` shows them to it. Its moves."""
+    rng = random.Random(seed)
+    state = TOY.new_state(players, {}, rng)
+    log: list[Observation] = []
+    moves = []
+    step = 0
+    while not state.is_over():
+        seat = state.to_move()[0]
+        stats: dict[str, Any] = {}
+        if seat == reuser:
+            trees = cache.take(seed, log, seat)
+            # Root visits each tree brings (the search then adds to the same nodes).
+            kept = [_root_visits(root) for root in trees.roots] or [0] * players
+            move = _search_mo(state, seat, trees, stats, step)
+            cache.put(seed, trees, log)
+            moves.append(move)
+            if on_decision is not None:
+                on_decision(seat, kept, trees, stats)
+        else:
+            move = _search(state, seat, None, stats, step, searcher_first=True)
+        log.append((seat, state.observe_move(seat, move, reuser)))
+        state.apply(seat, move, rng)
+        step += 1
+    return moves
+
+
+def _shape(node: Node | None) -> Any:
+    """A tree's statistics, edges and recorded observations, for comparing trees."""
+    if node is None:
+        return None
+    return (node.actor, node.visits, node.avail, round(node.total, 9),
+            sorted(node.seen) if node.seen else None,
+            {key: _shape(child) for key, child in sorted(node.children.items())})
+
+
+def _root_visits(node: Node | None) -> int:
+    return 0 if node is None else sum(child.visits for child in node.children.values())
+
+
+def test_an_empty_set_of_trees_searches_exactly_as_the_multiple_observer_search() -> None:
+    state = TOY.new_state(3, {}, random.Random(2))
+    plain: dict[str, Any] = {}
+    fresh: dict[str, Any] = {}
+    trees = SeatTrees()
+    move = search_move(TOY, state.view(0), 0, BUDGET, random.Random(7), plain,
+                       stop_when_decided=False, multi_observer=True, searcher_first=False)
+    assert _search_mo(state, 0, trees, fresh, 7) == move
+    assert fresh["visits"] == plain["visits"] and fresh["values"] == plain["values"]
+    assert len(trees.roots) == 3 and all(_root_visits(root) == BUDGET.simulations
+                                         for root in trees.roots)
+    # Only the other seats' trees record what the searcher saw of their edges.
+    assert all(child.seen is None for child in trees.roots[0].children.values())
+    assert all(child.seen for root in trees.roots[1:] for child in root.children.values())
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_every_seats_tree_carries_over_and_the_budget_counts_new_iterations(
+        players: int) -> None:
+    cache = SeatTreeCache()
+    seen: list[list[int]] = []
+
+    def check(seat: int, before: list[int], trees: SeatTrees, stats: dict[str, Any]) -> None:
+        if stats["stopped"] == "forced":
+            return
+        assert stats["iterations"] == BUDGET.simulations
+        # The searcher's kept statistics count towards its decision, on top of the budget.
+        assert sum(stats["visits"].values()) == stats["reused"] + BUDGET.simulations
+        assert stats["reused"] == before[seat]
+        # Every tree continued from the node kept for it (or a fresh one): its visits grow by
+        # exactly the new iterations.
+        after = [_root_visits(root) for root in trees.roots]
+        assert [new - old for new, old in zip(after, before, strict=True)] == \
+            [BUDGET.simulations] * players
+        seen.append(before)
+
+    for seed in range(3):
+        _play_mo(players, seed, seed % players, cache, check)
+    carried = [before for before in seen if any(before)]
+    assert len(carried) >= len(seen) // 2
+    # The other seats' trees are found too, not just the searcher's.
+    assert sum(sum(visits > 0 for visits in before) >= 2 for before in carried) \
+        >= len(carried) // 2
+    assert cache.hits > cache.misses
+
+
+def test_a_tree_whose_node_is_not_found_starts_afresh() -> None:
+    # Seat 0 searched, picked card 1, then seat 1 picked in secret; seat 0 decides next.
+    mine = Node(-1)
+    after_me = mine.children["pick:1"] = Node(0)
+    after_me.children["pick:hidden"] = Node(1)
+    after_me.children["pick:hidden"].children["pick:2"] = Node(0)
+    # Seat 1's tree: seat 0's pick is one secret edge; seat 1's own picks are edges of their
+    # own, which seat 0 saw only as "pick:hidden": both are followed and merged.
+    theirs = Node(-1)
+    hidden = theirs.children["pick:hidden"] = _edge(0, 10, {"pick:1", "pick:3"})
+    low = hidden.children["pick:5"] = _edge(1, 6, {"pick:hidden"})
+    high = hidden.children["pick:7"] = _edge(1, 4, {"pick:hidden"})
+    low.children["pick:hidden"] = _edge(0, 3, {"pick:2"})
+    high.children["pick:hidden"] = _edge(0, 2, {"pick:2", "pick:4"})
+    # Seat 2's tree never saw seat 0 pick card 1: it starts afresh.
+    other = Node(-1)
+    other.children["pick:hidden"] = _edge(0, 10, {"pick:3"})
+    cache = SeatTreeCache()
+    cache.put("m", SeatTrees([mine, theirs, other]), [])
+    trees = cache.take("m", [(0, "pick:1"), (1, "pick:hidden")], 0)
+    assert trees.roots[0] is after_me.children["pick:hidden"]
+    merged = trees.roots[1]
+    assert merged is not None and (merged.visits, merged.seen) == (10, {"pick:hidden"})
+    assert _shape(merged.children["pick:hidden"]) == (0, 5, 5, 2.5, ["pick:2", "pick:4"], {})
+    assert trees.roots[2] is None and (cache.hits, cache.misses) == (2, 1)
+    # A seat's true observation of its own secret pick is no edge the searcher can follow.
+    cache.put("m", SeatTrees([mine, theirs, other]), [])
+    assert cache.take("m", [(0, "pick:1"), (1, "pick:5")], 0).roots == [None, None, None]
+    # Another history than the cached one: every tree afresh.
+    cache.put("m", SeatTrees([mine, theirs, other]), [(1, "bank")])
+    assert cache.take("m", [(0, "pick:1"), (1, "pick:hidden")], 0).roots == []
+    assert cache.fresh == 1
+
+
+def _edge(actor: int, visits: int, seen: set[str]) -> Node:
+    node = Node(actor)
+    node.visits = node.avail = visits
+    node.total = visits / 2
+    node.seen = set(seen)
+    return node
+
+
+def test_merge_sums_statistics_and_merges_children_by_key() -> None:
+    one, two = _edge(1, 3, {"a"}), _edge(1, 5, {"a"})
+    one.children["x"] = _edge(0, 2, {"x"})
+    two.children["x"] = _edge(0, 4, {"y"})
+    two.children["z"] = _edge(0, 1, {"z"})
+    merged = merge([one, two])
+    assert _shape(merged) == (1, 8, 8, 4.0, ["a"], {
+        "x": (0, 6, 6, 3.0, ["x", "y"], {}), "z": _shape(two.children["z"])})
+    assert (one.visits, two.children["x"].visits) == (3, 4)  # the originals are unchanged
+
+
+def test_kept_trees_are_reproducible_for_a_seeded_rng() -> None:
+    runs = []
+    for _ in range(2):
+        shapes: list[Any] = []
+
+        def keep(seat: int, before: list[int], trees: SeatTrees, stats: dict[str, Any],
+                 shapes: list[Any] = shapes) -> None:
+            shapes.append((before, stats["visits"], [_shape(root) for root in trees.roots]))
+
+        moves = _play_mo(3, 4, 1, SeatTreeCache(), keep)
+        runs.append((moves, shapes))
+    assert runs[0] == runs[1] and len(runs[0][0]) > 2
+
+
+def test_kept_trees_know_only_what_the_searcher_could() -> None:
+    # Two deals behind one view of seat 0: the opponents play the same cards in the first
+    # round but hold different others. Seat 0's moves and every tree it keeps are the same.
+    def deal(hands: list[list[int]]) -> State:
+        return TOY.state_from_json({"players": 3, "deck": 12, "hands": hands,
+                                    "picks": [None] * 3, "prize": 2, "prizes": [1, 3],
+                                    "revealed": [], "scores": [0, 0, 0], "gambler": None})
+
+    one = deal([[1, 9, 5], [2, 10, 4], [3, 11, 6]])
+    two = deal([[1, 9, 5], [2, 12, 8], [3, 7, 4]])
+    assert one.view(0) == two.view(0) and one.to_json() != two.to_json()
+    runs = []
+    for state in (one, two):
+        cache = SeatTreeCache()
+        log: list[Observation] = []
+        shapes = []
+        rng = random.Random(0)
+        for step, (seat, move) in enumerate([(0, None), (1, 2), (2, 3), (0, None)]):
+            if move is None:
+                trees = cache.take("m", log, 0)
+                move = _search_mo(state, 0, trees, {}, step)
+                cache.put("m", trees, log)
+                shapes.append((move, [_shape(root) for root in trees.roots]))
+            else:
+                move = {"type": "pick", "card": move}
+            log.append((seat, state.observe_move(seat, move, 0)))
+            state.apply(seat, move, rng)
+            if state.gambler is not None:  # the round's winner banks, in public
+                log.append((state.gambler, "bank"))
+                state.apply(state.gambler, {"type": "bank"}, rng)
+        assert cache.hits == 3  # every seat's tree was followed to the second decision
+        runs.append(shapes)
+    assert one.view(0) == two.view(0)
+    assert runs[0] == runs[1]

@@ -36,6 +36,26 @@ still counts new iterations only. Such a tree follows simultaneous steps below t
 seat order (``searcher_first=False``), the order in which moves are played (the bench plays
 them so), so that the next decision's node exists in it.
 
+Both at once (``multi_observer=True`` with ``trees``, a :class:`SeatTrees`): every seat's
+tree is kept, and the next search continues each from the node the searcher's observations
+since lead to (``reuse.SeatTreeCache``). It stays fair — every kept tree holds only what the
+searcher could know:
+
+* Each tree, the other seats' included, was grown in determinizations sampled from the
+  searcher's view with the search's own rng; another seat's tree models that seat as if it
+  knew its cards, but its cards are the searcher's guesses, never the true ones.
+* The walk to the next decision uses the searcher's observations alone. The searcher's tree
+  is keyed on them. Another seat's tree is keyed on what *that* seat observes, which the
+  searcher cannot follow: the seat's own secret moves are edges of their own there. Walking
+  it by the seat's true observations would hand the searcher those secrets, so each of its
+  edges records what the searcher observed of the moves behind it (``Node.seen``), and the
+  walk keeps every edge consistent with what the searcher saw; where several are (the
+  seat's secret pick), their subtrees are merged into one (``reuse.merge``): the seat's
+  statistics over the iterations consistent with the searcher's observations, as a fresh
+  root mixes the seat's possible hands.
+* A tree whose walk finds no such edge, or ends elsewhere than at the searcher's decision,
+  starts afresh, as do all of them on a cache miss.
+
 Reward of a finished match per seat, in [0, 1]: ``0.5 * (n - rank) / (n - 1)`` plus
 ``0.5 * (score - min) / (max - min)`` (the second term 0.5 for all when all scores are equal).
 Rank dominates (first place is worth as much as the whole score spread) while the score term
@@ -63,8 +83,8 @@ DECIDED_CHECK_EVERY: Final = 16  # iterations between checks whether the root's 
 class Node:
     """A tree node: the move edge into it, as statistics of the seat that made that move."""
 
-    __slots__ = ("actor", "actor_at", "avail", "children", "groups", "legal", "secret", "total",
-                 "visits")
+    __slots__ = ("actor", "actor_at", "avail", "children", "groups", "legal", "secret", "seen",
+                 "total", "visits")
 
     def __init__(self, actor: int) -> None:
         self.actor = actor  # seat whose move leads here; ``total`` is that seat's reward
@@ -81,6 +101,10 @@ class Node:
         self.legal: list[Move] | None = None
         self.groups: dict[str, list[Move]] = {}
         self.actor_at = -1  # the seat whose moves ``legal`` lists
+        # Kept MO trees only (``SeatTrees``): in another seat's tree, what the *searcher*
+        # observed of the moves behind this edge, so a later decision can follow the tree by
+        # the searcher's observations alone (``reuse.follow_seen``).
+        self.seen: set[str] | None = None
 
 
 class SearchTree:
@@ -95,6 +119,21 @@ class SearchTree:
 
     def __init__(self, root: Node | None = None) -> None:
         self.root = root
+
+
+class SeatTrees:
+    """Every seat's MO-ISMCTS tree handed from one decision to the next (``multi_observer``
+    with reuse): ``roots[s]`` is seat ``s``'s tree, ``None`` (or missing) to start it afresh.
+
+    ``search_move`` leaves the roots it searched there, and records on the nodes of the other
+    seats' trees what the searcher observed of each edge's moves (``Node.seen``), so
+    ``reuse.SeatTreeCache`` can follow every tree by the searcher's own observations.
+    """
+
+    __slots__ = ("roots",)
+
+    def __init__(self, roots: list[Node | None] | None = None) -> None:
+        self.roots: list[Node | None] = roots if roots is not None else []
 
 
 def rewards(result: Result) -> list[float]:
@@ -134,7 +173,8 @@ def search_move(game: Game, view: View, seat: int, budget: SearchBudget, rng: ra
                 exploration: float = EXPLORATION, stop_when_decided: bool = True,
                 clock: Callable[[], float] = time.perf_counter,
                 multi_observer: bool = False, tree: SearchTree | None = None,
-                searcher_first: bool = True, margin: float = 0.0) -> Move:
+                searcher_first: bool = True, margin: float = 0.0,
+                trees: SeatTrees | None = None) -> Move:
     """The move ISMCTS chooses for ``seat`` knowing only ``view``.
 
     Runs ``budget.simulations`` iterations or stops before the first iteration that would
@@ -157,9 +197,14 @@ def search_move(game: Game, view: View, seat: int, budget: SearchBudget, rng: ra
     leaves the searched root there (subtree reuse). ``searcher_first`` false orders
     simultaneous steps below the root in seat order instead of the searcher first.
     ``margin`` (0 to 1) blends the score margin into the reward (``margin_rewards``).
+    ``trees`` (with ``multi_observer``) continues every seat's tree from ``trees.roots`` and
+    leaves the searched roots there (see ``SeatTrees`` and the module docstring).
     """
     if tree is not None and multi_observer:
-        raise ValueError("subtree reuse keeps the searcher's tree alone, not one per seat")
+        raise ValueError("subtree reuse of one tree keeps the searcher's tree alone: "
+                         "with multi_observer, pass every seat's trees as `trees`")
+    if trees is not None and not multi_observer:
+        raise ValueError("`trees` keeps one tree per seat: it needs multi_observer")
     play = policy or policy_for(game)
     start = clock()
     deadline = start + budget.time_cap
@@ -175,12 +220,21 @@ def search_move(game: Game, view: View, seat: int, budget: SearchBudget, rng: ra
     if not root_moves:
         raise ValueError(f"seat {seat} has no legal move")
     stopped = "budget"
-    root = tree.root if tree is not None and tree.root is not None else Node(-1)
-    if tree is not None:
-        tree.root = root
-    # MO-ISMCTS: every seat's own tree, the searcher's being ``root`` (its statistics decide).
-    roots = [root if other == seat else Node(-1) for other in range(sample.num_players)] \
-        if multi_observer else []
+    roots: list[Node] = []
+    if multi_observer:
+        # MO-ISMCTS: every seat's own tree, the searcher's being ``root`` (its statistics
+        # decide); kept ones continue, the others start afresh.
+        kept = trees.roots if trees is not None else []
+        for other in range(sample.num_players):
+            found = kept[other] if other < len(kept) else None
+            roots.append(found if found is not None else Node(-1))
+        root = roots[seat]
+        if trees is not None:
+            trees.roots = list(roots)
+    else:
+        root = tree.root if tree is not None and tree.root is not None else Node(-1)
+        if tree is not None:
+            tree.root = root
     reused = sum(child.visits for child in root.children.values())
     iterations = 0
     if len(root_moves) == 1:
@@ -213,7 +267,7 @@ def search_move(game: Game, view: View, seat: int, budget: SearchBudget, rng: ra
             until = deadline if iterations >= floor else math.inf
             if multi_observer:
                 done = _iterate_multi(state, roots, seat, play, rng, exploration, until,
-                                      clock, margin)
+                                      clock, margin, searcher_first, trees is not None)
             else:
                 done = _iterate(state, root, seat, play, rng, exploration, until, clock,
                                 searcher_first, margin)
@@ -362,20 +416,25 @@ def _iterate(state: State, root: Node, seat: int, play: Policy, rng: random.Rand
 
 def _iterate_multi(state: State, roots: list[Node], seat: int, play: Policy, rng: random.Random,
                    exploration: float, deadline: float, clock: Callable[[], float],
-                   margin: float = 0.0) -> bool:
+                   margin: float = 0.0, searcher_first: bool = True,
+                   record: bool = False) -> bool:
     """One MO-ISMCTS iteration on ``state`` (consumed): ``roots[s]`` is seat ``s``'s tree.
 
     The seat to act selects in its own tree, where its moves are distinct edges (it sees
     them whole); every other tree steps along the edge its owner observes. The descent ends
     after the first new edge in the acting seat's tree, as in ``_iterate`` (and like it,
     returns false with nothing backed up if the playout was abandoned at ``deadline``).
+    ``searcher_first`` as in ``_iterate``; ``record`` notes on every edge of the other
+    seats' trees what the searcher observed of the move (``Node.seen``, for kept trees).
     """
     nodes = list(roots)
     paths: list[list[Node]] = [[] for _ in roots]
     observers = range(len(roots))
     seats = state.to_move()
+    at_root = True
     while seats:
-        actor = seat if seat in seats else seats[0]
+        actor = seat if (searcher_first or at_root) and seat in seats else seats[0]
+        at_root = False
         node = nodes[actor]
         legal = state.legal_moves(actor)
         groups = _groups(node, state, actor, actor, legal)
@@ -393,14 +452,22 @@ def _iterate_multi(state: State, roots: list[Node], seat: int, play: Policy, rng
         move = group[0] if len(group) == 1 else group[randbelow(rng, len(group))]
         paths[actor].append(child)
         nodes[actor] = child
+        by_searcher = ""
+        if record:
+            by_searcher = key if actor == seat else state.observe_move(actor, move, seat)
+            if actor != seat:
+                _note_seen(child, by_searcher)
         for observer in observers:
             if observer != actor:
-                seen = state.observe_move(actor, move, observer)
+                seen = by_searcher if record and observer == seat \
+                    else state.observe_move(actor, move, observer)
                 here = nodes[observer].children
                 step = here.get(seen)
                 if step is None:
                     step = here[seen] = Node(actor)
                 step.avail += 1
+                if record and observer != seat:
+                    _note_seen(step, by_searcher)
                 paths[observer].append(step)
                 nodes[observer] = step
         state.apply_legal(actor, move, rng)
@@ -411,6 +478,14 @@ def _iterate_multi(state: State, roots: list[Node], seat: int, play: Policy, rng
         return False
     _back_up(state, paths, margin)
     return True
+
+
+def _note_seen(node: Node, observation: str) -> None:
+    """Add what the searcher observed of a move to the edge ``node`` of another seat's tree."""
+    if node.seen is None:
+        node.seen = {observation}
+    else:
+        node.seen.add(observation)
 
 
 def _back_up(state: State, paths: Sequence[list[Node]], margin: float) -> None:
