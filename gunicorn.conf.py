@@ -15,10 +15,10 @@ accesslog = "-"
 # gunicorn >= 25 opens an admin socket by default (`gunicornc`: add or kill workers, shut the
 # server down) at one path per user, so every instance on a host fights over it and the last
 # one started takes it. Off unless a path is given for this instance.
-control_socket = os.environ.get("GUNICORN_CONTROL_SOCKET") or None
-control_socket_disable = control_socket is None
-if control_socket is None:
-    del control_socket  # leave gunicorn's default path unset rather than None
+if os.environ.get("GUNICORN_CONTROL_SOCKET"):
+    control_socket = os.environ["GUNICORN_CONTROL_SOCKET"]
+else:
+    control_socket_disable = True
 
 # Prometheus counters of every worker process, added up at scrape time (api/metrics.py): a
 # fresh directory per server start, and a dead worker's live gauges dropped.
