@@ -90,7 +90,7 @@ def build(root: Path = ROOT, base: Path | None = None, quiet: bool = True,
     target = build_dir(root, base)
     if (target / MANIFEST).exists():
         return target
-    modules = modules if modules is not None else modules_to_compile()
+    modules = modules if modules is not None else _modules_to_compile_in_child(root)
     partial = target.parent / f"{target.name}.tmp{os.getpid()}"
     shutil.rmtree(partial, ignore_errors=True)
     try:
@@ -113,6 +113,20 @@ def build(root: Path = ROOT, base: Path | None = None, quiet: bool = True,
     except OSError:  # another process finished the same build first
         shutil.rmtree(partial, ignore_errors=True)
     return target
+
+
+def _modules_to_compile_in_child(root: Path) -> list[str]:
+    """:func:`modules_to_compile`, asked of a child process.
+
+    Listing the modules imports every engine; done here, it would leave this process unable
+    to :func:`activate` the build it has just made (``bench.accel`` builds, then activates).
+    """
+    code = "import json; from shared import accel; print(json.dumps(accel.modules_to_compile()))"
+    done = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True,
+                          text=True)
+    if done.returncode != 0:
+        raise BuildFailed(f"listing the modules to compile failed\n{done.stderr[-2000:]}")
+    return list(json.loads(done.stdout))
 
 
 @dataclass(frozen=True)

@@ -153,3 +153,24 @@ def test_engine_states_are_native_classes_in_the_build(compiled_build: Path) -> 
     # An interpreted engine (the tests' toy game) still derives from the compiled State, and
     # both searches play it exactly as on the plain sources.
     assert compiled["toy"] == plain["toy"]
+
+
+def test_a_process_that_builds_can_then_activate_the_build(tmp_path: Path) -> None:
+    # bench.accel builds, then activates, in one process: building must not import the
+    # engines it compiles (activation refuses a module already imported from the sources).
+    # The setup script is replaced by one that compiles nothing, so the "build" is instant
+    # and activation then fails on its first module for a different, stated reason.
+    code = ("import json, sys; from pathlib import Path; from shared import accel; "
+            "accel._SETUP = 'print({paths!r})'; "
+            f"target = accel.build(base=Path({str(tmp_path)!r})); "
+            "engines = sorted(m for m in sys.modules if m.startswith('shared.games')); "
+            f"a = accel.activate(base=Path({str(tmp_path)!r})); "
+            "print(json.dumps([engines, a.message, "
+            "json.loads((target / accel.MANIFEST).read_text())]))")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    engines, message, manifest = json.loads(done.stdout.strip().splitlines()[-1])
+    assert engines == []
+    assert "already imported" not in message and "did not load" in message
+    assert manifest == accel.modules_to_compile()

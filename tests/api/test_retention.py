@@ -25,7 +25,7 @@ from tests.worker.test_retired_rules import store_as_savanna_1
 
 # Seconds: short, the test waits for each. Between the stages it checks whole answers against
 # the contract, whose per-game move unions take jsonschema about a second for a whole log
-# under load, so each stage lasts a few seconds.
+# under load; the later keys' countdowns are paused while it does (``pause_expiry``).
 TTLS = {"ended_ttl": 1, "log_ttl": 4, "result_ttl": 7}
 
 
@@ -70,6 +70,15 @@ def wait_until(done: Any, timeout: float = 6.0) -> None:
         time.sleep(0.1)
 
 
+def pause_expiry(redis_client: redis.Redis, *keys: str) -> dict[str, int]:
+    """Stop the keys' countdowns; their milliseconds left (each must still be counting)."""
+    left = {key: int(redis_client.pttl(key)) for key in keys}
+    assert all(ms > 0 for ms in left.values()), left  # a kept key without a TTL, or gone
+    for key in keys:
+        redis_client.persist(key)
+    return left
+
+
 def test_an_ended_match_answers_from_what_is_kept_until_each_ttl(
         client: FlaskClient, redis_client: redis.Redis) -> None:
     final, tokens = play_to_the_end(client)
@@ -78,8 +87,12 @@ def test_an_ended_match_answers_from_what_is_kept_until_each_ttl(
     assert final["status"] == "finished" and not events["redacted"]
     stream_text = client.get(f"{url}/stream?since=0").get_data(as_text=True)
 
+    log_key, result_key = match_key(final["id"], ":logz"), match_key(final["id"], ":result")
     # The state and tokens expire (ENDED_TTL): the match is read from what was kept.
     wait_until(lambda: not redis_client.exists(match_key(final["id"])))
+    # Each stage's checks take seconds under load: the next key's countdown is paused
+    # meanwhile (and resumed where it stood), so no check races its expiry.
+    paused = pause_expiry(redis_client, log_key, result_key)
     kept = check(client.get(url), MATCH, "GET")
     assert kept == {**final, "archived": True}  # the same answer, the final view included
     assert check(client.get(url, headers=auth(tokens[0])), MATCH, "GET") == kept
@@ -100,7 +113,10 @@ def test_an_ended_match_answers_from_what_is_kept_until_each_ttl(
         assert assert_problem(response, 410, mentions="only its result")["archived"] is True
 
     # The log goes (LOG_TTL): its routes are a 410, the match itself still reads.
-    wait_until(lambda: not redis_client.exists(match_key(final["id"], ":logz")))
+    for key, left in paused.items():
+        redis_client.pexpire(key, left)
+    wait_until(lambda: not redis_client.exists(log_key))
+    paused = pause_expiry(redis_client, result_key)
     gone = client.get(f"{url}/events")
     check(gone, f"{MATCH}/events", "GET")
     assert_problem(gone, 410, mentions="no longer kept")
@@ -108,7 +124,8 @@ def test_an_ended_match_answers_from_what_is_kept_until_each_ttl(
     assert client.get(url).get_json()["result"] == final["result"]
 
     # Then the result (RESULT_TTL): nothing is left, a 404.
-    wait_until(lambda: not redis_client.exists(match_key(final["id"], ":result")))
+    redis_client.pexpire(result_key, paused[result_key])
+    wait_until(lambda: not redis_client.exists(result_key))
     missing = client.get(url)
     check(missing, MATCH, "GET")
     assert_problem(missing, 404)
