@@ -101,41 +101,111 @@ def enumerate_combos(pool: list[int]) -> list[Combo]:
 
 
 def _plain_combos(cards: tuple[int, ...]) -> list[Combo]:
-    """``enumerate_combos`` for a pool without jokers (most hands): no namings to try."""
-    out: list[Combo] = [((c,), (), SINGLE, VALUE[c]) for c in cards]
-    by_value: dict[int, list[int]] = {}
+    """``enumerate_combos`` for a pool without jokers (most hands): ``plain_codes`` unpacked."""
+    pool = list(cards)
+    size = len(pool)
+    return [(code_cards(pool, code), (), (code >> size) & 7, code >> (size + 3))
+            for code in plain_codes(pool)]
+
+
+def plain_codes(pool: list[int]) -> list[int]:
+    """Every combination of the sorted, joker-free ``pool``, in ``enumerate_combos`` order,
+    each packed in one int: bit ``i`` set when ``pool[i]`` is in it, then (from bit
+    ``len(pool)``) the rank in 3 bits, then the sum of values. The playouts' trick plays
+    count and pick these without building a tuple per combination (D-4.2)."""
+    n = len(pool)
+    rank_at, total_at = n, n + 3
+    out: list[int] = []
+    by_value: dict[int, list[int]] = {}  # pool indices per value, in order of appearance
     by_colour: dict[int, list[int]] = {}
-    for c in cards:
-        by_value.setdefault(VALUE[c], []).append(c)
-        by_colour.setdefault(COLOUR[c], []).append(c)
+    for i in range(n):
+        value = VALUE[pool[i]]
+        out.append((value << total_at) | (1 << i))  # a single (rank 0)
+        same_value = by_value.get(value)
+        if same_value is None:
+            by_value[value] = [i]
+        else:
+            same_value.append(i)
+        same_colour = by_colour.get(COLOUR[pool[i]])
+        if same_colour is None:
+            by_colour[COLOUR[pool[i]]] = [i]
+        else:
+            same_colour.append(i)
     for value, group in by_value.items():
-        size = len(group)
-        if size >= 2:
-            out.extend((pair, (), PAIR, 2 * value) for pair in combinations(group, 2))
-        if size >= 3:
-            out.extend((three, (), THREE, 3 * value) for three in combinations(group, 3))
-        if size >= 4:
-            out.extend((four, (), FOUR, 4 * value) for four in combinations(group, 4))
+        if len(group) >= 2:
+            _equal_values(group, value, rank_at, total_at, out)
     for low, group in by_value.items():
         mid, high = by_value.get(low + 1), by_value.get(low + 2)
-        if not mid or not high:
+        if mid is None or high is None:
             continue
-        total = 3 * low + 3
+        total = (3 * low + 3) << total_at
         for a in group:
+            colour = COLOUR[pool[a]]
             for b in mid:
                 for c in high:
-                    same = COLOUR[a] == COLOUR[b] == COLOUR[c]
-                    out.append((tuple(sorted((a, b, c))), (), STRAIGHT_FLUSH if same
-                                else STRAIGHT, total))
+                    same = colour == COLOUR[pool[b]] and colour == COLOUR[pool[c]]
+                    rank = STRAIGHT_FLUSH if same else STRAIGHT
+                    out.append(total | (rank << rank_at) | (1 << a) | (1 << b) | (1 << c))
     for group in by_colour.values():
-        if len(group) < 3:
-            continue
-        for trio in combinations(group, 3):
-            x, y, z = sorted((VALUE[trio[0]], VALUE[trio[1]], VALUE[trio[2]]))
-            if (x + 1 == y and y + 1 == z) or x == z:
-                continue  # a straight flush (listed above); three equal cannot share a colour
-            out.append((trio, (), FLUSH, x + y + z))
+        if len(group) >= 3:
+            _flushes(pool, group, rank_at, total_at, out)
     return out
+
+
+def _equal_values(group: list[int], value: int, rank_at: int, total_at: int,
+                  out: list[int]) -> None:
+    """Pairs, then threes, then fours of one value, as ``combinations`` lists them."""
+    size = len(group)
+    code = ((2 * value) << total_at) | (PAIR << rank_at)
+    for a in range(size):
+        for b in range(a + 1, size):
+            out.append(code | (1 << group[a]) | (1 << group[b]))
+    code = ((3 * value) << total_at) | (THREE << rank_at)
+    for a in range(size):
+        for b in range(a + 1, size):
+            for c in range(b + 1, size):
+                out.append(code | (1 << group[a]) | (1 << group[b]) | (1 << group[c]))
+    code = ((4 * value) << total_at) | (FOUR << rank_at)
+    for a in range(size):
+        for b in range(a + 1, size):
+            for c in range(b + 1, size):
+                for d in range(c + 1, size):
+                    out.append(code | (1 << group[a]) | (1 << group[b]) | (1 << group[c])
+                               | (1 << group[d]))
+
+
+def _flushes(pool: list[int], group: list[int], rank_at: int, total_at: int,
+             out: list[int]) -> None:
+    """Three cards of one colour that are neither a straight flush (listed with the
+    straights) nor three equal values (two copies per colour cannot make three)."""
+    size = len(group)
+    flush = FLUSH << rank_at
+    for a in range(size):
+        x0 = VALUE[pool[group[a]]]
+        for b in range(a + 1, size):
+            y0 = VALUE[pool[group[b]]]
+            for c in range(b + 1, size):
+                z0 = VALUE[pool[group[c]]]
+                x, y, z = _sorted3(x0, y0, z0)
+                if (x + 1 == y and y + 1 == z) or x == z:
+                    continue
+                out.append(((x + y + z) << total_at) | flush | (1 << group[a])
+                           | (1 << group[b]) | (1 << group[c]))
+
+
+def _sorted3(x: int, y: int, z: int) -> tuple[int, int, int]:
+    if x > y:
+        x, y = y, x
+    if y > z:
+        y, z = z, y
+        if x > y:
+            x, y = y, x
+    return x, y, z
+
+
+def code_cards(pool: list[int], code: int) -> tuple[int, ...]:
+    """The cards of a ``plain_codes`` combination, in pool (sorted) order."""
+    return tuple([pool[i] for i in range(len(pool)) if (code >> i) & 1])
 
 
 def _joker_combos(pool: list[int]) -> list[Combo]:

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING
 from shared.protocol import Event, Move
 from shared.rng import randbelow
 
-from .cards import CHAIN
-from .combos import SINGLE, Combo, beats, classify, enumerate_combos
+from .cards import CHAIN, JOKERS
+from .combos import SINGLE, Combo, beats, classify, enumerate_combos, plain_codes
 from .model import move_on_chain
 
 if TYPE_CHECKING:
@@ -55,18 +55,85 @@ def _play_move(combo: Combo) -> Move:
 
 def random_play(st: DarwinningState, seat: int, rng: random.Random) -> Move:
     """``play_moves(st, seat)[randbelow(rng, n)]``, building one move instead of all of them
-    (playouts spend most of their steps here)."""
+    (playouts spend most of their steps here); without a joker, from ``plain_codes``."""
     if st.num_players > 2:
+        pool = sorted(st.hands[seat])
+        if not _has_joker(pool):
+            return {"type": "play", "cards": _cards_of(pool, _random_code(st, pool, rng))}
         playable = _playable(st, seat)
         return _play_move(playable[randbelow(rng, len(playable))])
+    if st.edition != "1.7":
+        pool = sorted(st.hands[seat] + st.dummy_cards)
+        if not _has_joker(pool):
+            owns = _hand_parts(pool, st.dummy_cards)
+            return {"type": "play", "cards": _cards_of(pool, owns[randbelow(rng, len(owns))])}
     plays = _two_player(st, seat)
     return _two_player_move(st, plays[randbelow(rng, len(plays))])
+
+
+def _random_code(st: DarwinningState, pool: list[int], rng: random.Random) -> int:
+    """D-4.1: the ``randbelow``-th playable combination of ``plain_codes(pool)``, counted
+    first, then found (no list of the playable ones)."""
+    codes = plain_codes(pool)
+    if st.best < 0:
+        return codes[randbelow(rng, len(codes))]
+    best = st.trick[st.best]
+    best_rank: int = best["rank"]
+    best_sum: int = best["sum"]
+    rank_at, total_at = len(pool), len(pool) + 3
+    count = 0
+    for code in codes:
+        rank = (code >> rank_at) & 7
+        if rank == SINGLE or rank > best_rank or (rank == best_rank
+                                                  and code >> total_at >= best_sum):
+            count += 1
+    left = randbelow(rng, count)  # singles are always playable: count > 0
+    for code in codes:
+        rank = (code >> rank_at) & 7
+        if rank == SINGLE or rank > best_rank or (rank == best_rank
+                                                  and code >> total_at >= best_sum):
+            if left == 0:
+                return code
+            left -= 1
+    raise AssertionError("unreachable: the draw is below the count")
+
+
+def _has_joker(pool: list[int]) -> bool:
+    return not JOKERS.isdisjoint(pool)
+
+
+def _cards_of(pool: list[int], mask: int) -> list[int]:
+    """The cards of ``pool`` whose bits are set in ``mask`` (sorted, as the pool)."""
+    return [pool[i] for i in range(len(pool)) if (mask >> i) & 1]
+
+
+def _hand_parts(pool: list[int], dummy_cards: list[int]) -> list[int]:
+    """v2.2, two players (D-11.2), a sorted pool of hand and dummy cards without a joker:
+    the distinct hand parts of its combinations as bit masks over ``pool``, in the order
+    ``_two_player_plays`` lists them (a combination of dummy cards only is no play)."""
+    hand_bits = 0
+    for i in range(len(pool)):
+        if pool[i] not in dummy_cards:
+            hand_bits |= 1 << i
+    seen: set[int] = set()
+    owns: list[int] = []
+    for code in plain_codes(pool):
+        own = code & hand_bits
+        if own and own not in seen:
+            seen.add(own)
+            owns.append(own)
+    return owns
 
 
 def play_moves(st: DarwinningState, seat: int) -> list[Move]:
     """D-4.1 / D-11.2: the combinations ``seat`` may play now."""
     if st.num_players > 2:
         return [_play_move(combo) for combo in _playable(st, seat)]
+    if st.edition != "1.7":
+        pool = sorted(st.hands[seat] + st.dummy_cards)
+        if not _has_joker(pool):
+            return [{"type": "play", "cards": _cards_of(pool, own)}
+                    for own in _hand_parts(pool, st.dummy_cards)]
     return [_two_player_move(st, play) for play in _two_player(st, seat)]
 
 
@@ -111,6 +178,9 @@ def announce_moves(st: DarwinningState, seat: int) -> list[Move]:
     """v2.2 two players (D-11.2): the dummy cards (and joker names) that complete the play."""
     play = next(p for p in st.trick if p["seat"] == seat)
     own: list[int] = play["cards"]
+    pool = sorted(own + st.dummy_cards)
+    if not _has_joker(pool):
+        return _plain_announces(pool, own)
     dummy = set(st.dummy_cards)
     moves = []
     for cards, names, _rank, _total in enumerate_combos(own + st.dummy_cards):
@@ -120,6 +190,22 @@ def announce_moves(st: DarwinningState, seat: int) -> list[Move]:
             if names:
                 move["jokers"] = list(names)
             moves.append(move)
+    return moves
+
+
+def _plain_announces(pool: list[int], own: list[int]) -> list[Move]:
+    """``announce_moves`` for a pool without jokers, from ``plain_codes``: every combination
+    holding all the hand cards played; its other cards are the dummy's."""
+    own_bits = 0
+    for i in range(len(pool)):
+        if pool[i] in own:
+            own_bits |= 1 << i
+    every = (1 << len(pool)) - 1
+    moves: list[Move] = []
+    for code in plain_codes(pool):
+        mask = code & every
+        if mask & own_bits == own_bits:
+            moves.append({"type": "announce", "dummy": _cards_of(pool, mask & ~own_bits)})
     return moves
 
 
