@@ -30,12 +30,10 @@ RANK_BITS: Final = 3
 TOTAL_BITS: Final = 6
 
 
-def combo_codes(pool: list[int], floor: int = SINGLE) -> list[int]:
-    """Every combination (with joker namings) of the sorted ``pool``, each once; with a
-    ``floor``, singles and the combinations of that rank or higher, possibly (see
-    ``plain_codes``) with weaker ones left in."""
+def combo_codes(pool: list[int]) -> list[int]:
+    """Every combination (with joker namings) of the sorted ``pool``, each once."""
     if JOKERS.isdisjoint(pool):
-        return plain_codes(pool, floor)
+        return plain_codes(pool)
     return joker_codes(pool)
 
 
@@ -64,13 +62,10 @@ def code_names(pool: list[int], code: int) -> list[int]:
     return names
 
 
-def plain_codes(pool: list[int], floor: int = SINGLE) -> list[int]:
+def plain_codes(pool: list[int]) -> list[int]:
     """``combo_codes`` of a pool without jokers (most hands): no namings to try.
 
-    Singles; per value (in order of appearance) pairs, threes, fours; straights; flushes.
-    ``floor`` leaves out the combinations of a lower rank than it but singles (D-4.1: a
-    play that does not beat the trick's best is a single), and keeps the order of the
-    others: the list of the playable ones is the same, found sooner."""
+    Singles; per value (in order of appearance) pairs, threes, fours; straights; flushes."""
     n = len(pool)
     rank_at, total_at = n, n + RANK_BITS
     out: list[int] = []
@@ -86,18 +81,15 @@ def plain_codes(pool: list[int], floor: int = SINGLE) -> list[int]:
         _group(by_value, value, i)
         _group(by_colour, COLOUR[pool[i]], i)
     for value, group in by_value.items():
-        if len(group) >= 2 and floor <= FOUR:
-            _equal_values(group, pool, bits, value, rank_at, total_at, out, floor)
-    if floor <= STRAIGHT_FLUSH:
-        for low, group in by_value.items():
-            mid, high = by_value.get(low + 1), by_value.get(low + 2)
-            if mid is not None and high is not None:
-                _straights(group, mid, high, colours, bits, low, rank_at, total_at, out,
-                           floor)
-    if floor <= FLUSH:
-        for group in by_colour.values():
-            if len(group) >= 3:
-                _flushes(group, pool, bits, rank_at, total_at, out)
+        if len(group) >= 2:
+            _equal_values(group, pool, bits, value, rank_at, total_at, out)
+    for low, group in by_value.items():
+        mid, high = by_value.get(low + 1), by_value.get(low + 2)
+        if mid is not None and high is not None:
+            _straights(group, mid, high, colours, bits, low, rank_at, total_at, out)
+    for group in by_colour.values():
+        if len(group) >= 3:
+            _flushes(group, pool, bits, rank_at, total_at, out)
     return out
 
 
@@ -155,19 +147,18 @@ def _group(groups: dict[int, list[int]], key: int, item: int) -> None:
 
 
 def _equal_values(group: list[int], cards: list[int], bits: list[int], value: int,
-                  rank_at: int, total_at: int, out: list[int], floor: int = SINGLE) -> None:
-    """Pairs, then threes, then fours of one value (those of rank ``floor`` or higher), in
-    ``itertools.combinations`` order, of distinct cards (``cards[v]``: the card of item
-    ``v``; a group lists an item's variants side by side, so distinct neighbours mean
-    distinct cards)."""
+                  rank_at: int, total_at: int, out: list[int]) -> None:
+    """Pairs, then threes, then fours of one value, in ``itertools.combinations`` order,
+    of distinct cards (``cards[v]``: the card of item ``v``; a group lists an item's
+    variants side by side, so distinct neighbours mean distinct cards)."""
     size = len(group)
     code = ((2 * value) << total_at) | (PAIR << rank_at)
-    for a in range(size if floor <= PAIR else 0):
+    for a in range(size):
         for b in range(a + 1, size):
             if cards[group[a]] != cards[group[b]]:
                 out.append(code | bits[group[a]] | bits[group[b]])
     code = ((3 * value) << total_at) | (THREE << rank_at)
-    for a in range(size if floor <= THREE else 0):
+    for a in range(size):
         for b in range(a + 1, size):
             if cards[group[a]] == cards[group[b]]:
                 continue
@@ -190,10 +181,9 @@ def _equal_values(group: list[int], cards: list[int], bits: list[int], value: in
 
 def _straights(lows: list[int], mids: list[int], highs: list[int], colours: list[int],
                bits: list[int], low: int, rank_at: int, total_at: int,
-               out: list[int], floor: int = SINGLE) -> None:
+               out: list[int]) -> None:
     """Three consecutive values; a straight flush when one colour (``colours``: per item
-    the colour of its card, or for a variant the colour it names); with ``floor`` above
-    a straight, the straight flushes only."""
+    the colour of its card, or for a variant the colour it names)."""
     total = (3 * low + 3) << total_at
     plain = total | (STRAIGHT << rank_at)
     flush = total | (STRAIGHT_FLUSH << rank_at)
@@ -201,10 +191,8 @@ def _straights(lows: list[int], mids: list[int], highs: list[int], colours: list
         colour = colours[a]
         for b in mids:
             for c in highs:
-                if colour == colours[b] and colour == colours[c]:
-                    out.append(flush | bits[a] | bits[b] | bits[c])
-                elif floor <= STRAIGHT:
-                    out.append(plain | bits[a] | bits[b] | bits[c])
+                same = colour == colours[b] and colour == colours[c]
+                out.append((flush if same else plain) | bits[a] | bits[b] | bits[c])
 
 
 def _flushes(group: list[int], cards: list[int], bits: list[int], rank_at: int,

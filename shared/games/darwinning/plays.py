@@ -41,19 +41,6 @@ def random_play(st: DarwinningState, seat: int, rng: random.Random) -> Move:
 def announce_moves(st: DarwinningState, seat: int) -> list[Move]:
     """v2.2 two players (D-11.2): the dummy cards (and joker names) that complete the play:
     every combination holding all the hand cards played; its other cards are the dummy's."""
-    pool, own_bits, codes = _completions(st, seat)
-    return [_announce(pool, own_bits, code) for code in codes]
-
-
-def random_announce(st: DarwinningState, seat: int, rng: random.Random) -> Move:
-    """``announce_moves(st, seat)[randbelow(rng, n)]``, building one move instead of all."""
-    pool, own_bits, codes = _completions(st, seat)
-    return _announce(pool, own_bits, codes[randbelow(rng, len(codes))])
-
-
-def _completions(st: DarwinningState, seat: int) -> tuple[list[int], int, list[int]]:
-    """The pool of the seat's played hand cards and the dummy cards, the hand cards' bits,
-    and the codes of the combinations holding them all."""
     play = next(p for p in st.trick if p["seat"] == seat)
     own: list[int] = play["cards"]
     pool = sorted(own + st.dummy_cards)
@@ -61,15 +48,15 @@ def _completions(st: DarwinningState, seat: int) -> tuple[list[int], int, list[i
     for i in range(len(pool)):
         if pool[i] in own:
             own_bits |= 1 << i
-    return pool, own_bits, [code for code in combo_codes(pool) if code & own_bits == own_bits]
-
-
-def _announce(pool: list[int], own_bits: int, code: int) -> Move:
-    move: Move = {"type": "announce", "dummy": code_cards(pool, code & ~own_bits)}
-    names = code_names(pool, code)
-    if names:
-        move["jokers"] = names
-    return move
+    moves: list[Move] = []
+    for code in combo_codes(pool):
+        if code & own_bits == own_bits:
+            move: Move = {"type": "announce", "dummy": code_cards(pool, code & ~own_bits)}
+            names = code_names(pool, code)
+            if names:
+                move["jokers"] = names
+            moves.append(move)
+    return moves
 
 
 def _beats_best(st: DarwinningState, pool: list[int], codes: list[int]) -> list[bool]:
@@ -90,19 +77,18 @@ def _beats_best(st: DarwinningState, pool: list[int], codes: list[int]) -> list[
 def _playable(st: DarwinningState, pool: list[int]) -> list[int]:
     """Three or more players (D-4.1): the codes of the combinations of ``pool`` (the hand)
     that may be played now."""
+    codes = combo_codes(pool)
     if st.best < 0:
-        return combo_codes(pool)
-    codes = combo_codes(pool, st.trick[st.best]["rank"])
+        return codes
     allowed = _beats_best(st, pool, codes)
     return [codes[k] for k in range(len(codes)) if allowed[k]]
 
 
 def _random_playable(st: DarwinningState, pool: list[int], rng: random.Random) -> int:
     """``_playable(st, pool)[randbelow(rng, n)]``, counted, then found."""
+    codes = combo_codes(pool)
     if st.best < 0:
-        codes = combo_codes(pool)
         return codes[randbelow(rng, len(codes))]
-    codes = combo_codes(pool, st.trick[st.best]["rank"])
     allowed = _beats_best(st, pool, codes)
     count = 0
     for ok in allowed:

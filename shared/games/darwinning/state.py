@@ -278,7 +278,7 @@ class DarwinningState(State):
 
     def random_move(self, seat: int, rng: random.Random) -> Move:
         """``legal_moves(seat)[randbelow(rng, n)]``: the same move for the same rng, in a
-        trick, an announcement, an upgrade or a pick without building every move."""
+        trick, an upgrade or a pick without building every move."""
         if self._legal_key != (self._version, seat) and seat in self.to_move():
             if self.queue:
                 item = self.queue[0]
@@ -290,8 +290,6 @@ class DarwinningState(State):
                                                self.discard, "pick", rng)
             elif self.phase == "trick" and self.turn == seat:
                 return plays.random_play(self, seat, rng)
-            elif self.phase == "announce" and self.turn == seat:
-                return plays.random_announce(self, seat, rng)
         moves = self.legal_moves(seat)
         return moves[randbelow(rng, len(moves))]
 
