@@ -5,8 +5,8 @@ hands, the dummy's cards), the species boards and where the era stands. Phases:
 ``discard`` (v1.7 secret discard, simultaneous), ``lead``, ``trick``, ``announce`` (two-player
 v2.2), ``keep`` (simultaneous), ``survival`` and ``over``; sequential decisions waiting on one
 seat (upgrades, Mutation's steal, the two-player pick, Metamorphosis) sit in ``queue`` and
-take precedence. Rules of each part: ``tricks``, ``upgrades``, ``survival``; views and labels
-in ``views``.
+take precedence. Rules of each part: ``plays`` and ``tricks``, ``upgrades``, ``survival``;
+views and labels in ``views``.
 """
 
 from __future__ import annotations
