@@ -3,9 +3,10 @@
 Rules: docs/rules/darwinning.md (rule ids D-x.y); authority: the printed rulebooks v1.7.2.2
 (Czech) and v2.2 (Finnish). v2.2 is the default; ``edition: "1.7"`` switches every v1.7
 difference at once (the table in the rules reference, D-13). Modules: ``cards`` (components),
-``combos`` (trick combinations), ``model`` (a species board, food-chain movement), ``state``
-(the match and the era flow), ``tricks``, ``upgrades``, ``survival`` (the rules of each part),
-``views`` (D-12, sampling, wording).
+``combos`` (trick combinations; ``codes``, the same packed in ints for the hot path),
+``model`` (a species board, food-chain movement), ``state`` (the match and the era flow),
+``plays`` (the trick plays a seat may make), ``tricks``, ``upgrades``, ``survival`` (the
+rules of each part), ``views`` (D-12, sampling, wording).
 """
 
 from __future__ import annotations

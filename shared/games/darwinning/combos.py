@@ -8,18 +8,25 @@ has exactly its listed number of cards (D-4.2).
 
 from __future__ import annotations
 
-from itertools import combinations
 from typing import Final
 
 from .cards import COLOUR, COLOURS, JOKERS, VALUE, card_label
+from .codes import (
+    FLUSH,
+    FOUR,
+    PAIR,
+    SINGLE,
+    STRAIGHT,
+    STRAIGHT_FLUSH,
+    THREE,
+    code_cards,
+    code_names,
+    code_rank,
+    code_total,
+    joker_codes,
+    plain_codes,
+)
 
-SINGLE: Final = 0
-PAIR: Final = 1
-FLUSH: Final = 2
-STRAIGHT: Final = 3
-THREE: Final = 4
-STRAIGHT_FLUSH: Final = 5
-FOUR: Final = 6
 RANK_NAMES: Final = ("single", "pair", "flush", "straight", "three of a kind",
                      "straight flush", "four of a kind")
 
@@ -71,24 +78,6 @@ def beats(rank: int, total: int, best_rank: int, best_total: int) -> bool:
     return rank > best_rank or (rank == best_rank and total >= best_total)
 
 
-def _variants(cards: list[int]) -> list[tuple[int, int]]:
-    """``(card, colour)`` with each joker once per colour it may be named (D-4.5)."""
-    out: list[tuple[int, int]] = []
-    for c in cards:
-        if c in JOKERS:
-            out.extend((c, col) for col in range(len(COLOURS)))
-        else:
-            out.append((c, COLOUR[c]))
-    return out
-
-
-def _combo(items: tuple[tuple[int, int], ...], rank: int) -> Combo:
-    items = tuple(sorted(items))
-    cards = tuple(c for c, _ in items)
-    names = tuple(col for c, col in items if c in JOKERS)
-    return cards, names, rank, sum(VALUE[c] for c in cards)
-
-
 def enumerate_combos(pool: list[int]) -> list[Combo]:
     """Every combination (with joker namings) that can be formed from ``pool``, each once.
 
@@ -102,91 +91,16 @@ def enumerate_combos(pool: list[int]) -> list[Combo]:
 
 def _plain_combos(cards: tuple[int, ...]) -> list[Combo]:
     """``enumerate_combos`` for a pool without jokers (most hands): no namings to try."""
-    out: list[Combo] = [((c,), (), SINGLE, VALUE[c]) for c in cards]
-    by_value: dict[int, list[int]] = {}
-    by_colour: dict[int, list[int]] = {}
-    for c in cards:
-        by_value.setdefault(VALUE[c], []).append(c)
-        by_colour.setdefault(COLOUR[c], []).append(c)
-    for value, group in by_value.items():
-        size = len(group)
-        if size >= 2:
-            out.extend((pair, (), PAIR, 2 * value) for pair in combinations(group, 2))
-        if size >= 3:
-            out.extend((three, (), THREE, 3 * value) for three in combinations(group, 3))
-        if size >= 4:
-            out.extend((four, (), FOUR, 4 * value) for four in combinations(group, 4))
-    for low, group in by_value.items():
-        mid, high = by_value.get(low + 1), by_value.get(low + 2)
-        if not mid or not high:
-            continue
-        total = 3 * low + 3
-        for a in group:
-            for b in mid:
-                for c in high:
-                    same = COLOUR[a] == COLOUR[b] == COLOUR[c]
-                    out.append((tuple(sorted((a, b, c))), (), STRAIGHT_FLUSH if same
-                                else STRAIGHT, total))
-    for group in by_colour.values():
-        if len(group) < 3:
-            continue
-        for trio in combinations(group, 3):
-            x, y, z = sorted((VALUE[trio[0]], VALUE[trio[1]], VALUE[trio[2]]))
-            if (x + 1 == y and y + 1 == z) or x == z:
-                continue  # a straight flush (listed above); three equal cannot share a colour
-            out.append((trio, (), FLUSH, x + y + z))
-    return out
+    pool = list(cards)
+    return [(tuple(code_cards(pool, code)), (), code_rank(pool, code), code_total(pool, code))
+            for code in plain_codes(pool)]
 
 
 def _joker_combos(pool: list[int]) -> list[Combo]:
     """``enumerate_combos`` for a pool with a joker: each joker once per colour it may be
-    named. Items are ``(card, colour)`` in the order of the sorted pool, so every group and
-    every ``combinations`` of one is already sorted as ``_combo`` would sort it (straights,
-    drawn from three groups, are sorted by card: their cards differ)."""
-    variants = _variants(pool)
-    by_value: dict[int, list[tuple[int, int]]] = {}
-    by_colour: dict[int, list[tuple[int, int]]] = {}
-    for item in variants:
-        by_value.setdefault(VALUE[item[0]], []).append(item)
-        by_colour.setdefault(item[1], []).append(item)
-    out: list[Combo] = [((c, ), (col, ) if c in JOKERS else (), SINGLE, VALUE[c])
-                        for c, col in variants]
-    for value, group in by_value.items():
-        count = len(group)
-        if count < 2:
-            continue
-        for size, rank in ((2, PAIR), (3, THREE), (4, FOUR)):
-            if count < size:
-                break
-            for items in combinations(group, size):
-                cards = tuple([c for c, _ in items])
-                if len(set(cards)) == size:
-                    out.append((cards, tuple([col for c, col in items if c in JOKERS]), rank,
-                                size * value))
-    for low in range(0, 14):
-        lows, mids, highs = by_value.get(low), by_value.get(low + 1), by_value.get(low + 2)
-        if not lows or not mids or not highs:
-            continue
-        total = 3 * low + 3
-        for a in lows:
-            for b in mids:
-                for c in highs:
-                    rank = STRAIGHT_FLUSH if a[1] == b[1] == c[1] else STRAIGHT
-                    ordered = sorted((a, b, c))
-                    out.append((tuple([card for card, _ in ordered]),
-                                tuple([col for card, col in ordered if card in JOKERS]), rank,
-                                total))
-    for group in by_colour.values():
-        for items in combinations(group, 3):
-            cards = tuple([c for c, _ in items])
-            if len(set(cards)) < 3:
-                continue
-            x, y, z = sorted((VALUE[cards[0]], VALUE[cards[1]], VALUE[cards[2]]))
-            if (x + 1 == y and y + 1 == z) or x == z:
-                continue  # a straight flush (listed above); three equal values
-            out.append((cards, tuple([col for c, col in items if c in JOKERS]), FLUSH,
-                        x + y + z))
-    return out
+    named."""
+    return [(tuple(code_cards(pool, code)), tuple(code_names(pool, code)),
+             code_rank(pool, code), code_total(pool, code)) for code in joker_codes(pool)]
 
 
 def combo_label(cards: tuple[int, ...] | list[int], names: tuple[int, ...] | list[int],

@@ -5,8 +5,8 @@ hands, the dummy's cards), the species boards and where the era stands. Phases:
 ``discard`` (v1.7 secret discard, simultaneous), ``lead``, ``trick``, ``announce`` (two-player
 v2.2), ``keep`` (simultaneous), ``survival`` and ``over``; sequential decisions waiting on one
 seat (upgrades, Mutation's steal, the two-player pick, Metamorphosis) sit in ``queue`` and
-take precedence. Rules of each part: ``tricks``, ``upgrades``, ``survival``; views and labels
-in ``views``.
+take precedence. Rules of each part: ``plays`` and ``tricks``, ``upgrades``, ``survival``;
+views and labels in ``views``.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import Any, Final
 from shared.protocol import Event, IllegalMove, Move, NotYourTurn, Result, State, View
 from shared.rng import randbelow, shuffle
 
-from . import survival, tricks, upgrades, views
+from . import plays, survival, tricks, upgrades, views
 from .cards import (
     CARD_COUNT,
     DUMMY_CARDS,
@@ -228,9 +228,9 @@ class DarwinningState(State):
         if self.phase == "lead":
             return tricks.lead_moves(self)
         if self.phase == "trick":
-            return tricks.play_moves(self, seat)
+            return plays.play_moves(self, seat)
         if self.phase == "announce":
-            return tricks.announce_moves(self, seat)
+            return plays.announce_moves(self, seat)
         if self.phase == "survival":
             if seat not in self.symbiosis and len(survival.symbiosis_options(self, seat)) > 1:
                 return [{"type": "symbiosis", "environment": ENVIRONMENTS[e]}
@@ -289,7 +289,7 @@ class DarwinningState(State):
                     return upgrades.random_use(self, self.boards[item["target"]],
                                                self.discard, "pick", rng)
             elif self.phase == "trick" and self.turn == seat:
-                return tricks.random_play(self, seat, rng)
+                return plays.random_play(self, seat, rng)
         moves = self.legal_moves(seat)
         return moves[randbelow(rng, len(moves))]
 

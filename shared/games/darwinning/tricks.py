@@ -12,115 +12,13 @@ import random
 from typing import TYPE_CHECKING
 
 from shared.protocol import Event, Move
-from shared.rng import randbelow
 
 from .cards import CHAIN
-from .combos import SINGLE, Combo, beats, classify, enumerate_combos
+from .combos import beats, classify
 from .model import move_on_chain
 
 if TYPE_CHECKING:
     from .state import DarwinningState
-
-
-def _move(cards: tuple[int, ...], names: tuple[int, ...], dummy: tuple[int, ...] | None,
-          hand_part: tuple[int, ...]) -> Move:
-    move: Move = {"type": "play", "cards": list(hand_part)}
-    if dummy is not None:
-        move["dummy"] = list(dummy)
-    if names:
-        move["jokers"] = list(names)
-    return move
-
-
-def _playable(st: DarwinningState, seat: int) -> list[Combo]:
-    """D-4.1 (three or more players): the combinations of ``seat``'s hand it may play now."""
-    combos = enumerate_combos(st.hands[seat])
-    if st.best < 0:
-        return combos
-    best = st.trick[st.best]
-    best_rank: int = best["rank"]
-    best_sum: int = best["sum"]
-    # ``beats`` inlined: a single, a higher rank, or the same rank with an equal or higher sum
-    return [combo for combo in combos
-            if combo[2] == SINGLE or combo[2] > best_rank
-            or (combo[2] == best_rank and combo[3] >= best_sum)]
-
-
-def _play_move(combo: Combo) -> Move:
-    move: Move = {"type": "play", "cards": list(combo[0])}
-    if combo[1]:
-        move["jokers"] = list(combo[1])
-    return move
-
-
-def random_play(st: DarwinningState, seat: int, rng: random.Random) -> Move:
-    """``play_moves(st, seat)[randbelow(rng, n)]``, building one move instead of all of them
-    (playouts spend most of their steps here)."""
-    if st.num_players > 2:
-        playable = _playable(st, seat)
-        return _play_move(playable[randbelow(rng, len(playable))])
-    plays = _two_player(st, seat)
-    return _two_player_move(st, plays[randbelow(rng, len(plays))])
-
-
-def play_moves(st: DarwinningState, seat: int) -> list[Move]:
-    """D-4.1 / D-11.2: the combinations ``seat`` may play now."""
-    if st.num_players > 2:
-        return [_play_move(combo) for combo in _playable(st, seat)]
-    return [_two_player_move(st, play) for play in _two_player(st, seat)]
-
-
-def _two_player(st: DarwinningState, seat: int
-                ) -> list[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]]:
-    """Two players (D-11.2): any combination, dummy cards allowed with one hand card at least."""
-    hand = st.hands[seat]
-    return _two_player_plays(hand, st.dummy_cards, st.edition)
-
-
-def _two_player_move(st: DarwinningState,
-                     play: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]) -> Move:
-    own, used, names = play
-    if st.edition != "1.7":
-        return {"type": "play", "cards": list(own)}
-    move: Move = {"type": "play", "cards": list(own), "dummy": list(used)}
-    if names:
-        move["jokers"] = list(names)
-    return move
-
-
-def _two_player_plays(hand: list[int], dummy_cards: list[int], edition: str
-                      ) -> list[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]]:
-    """(hand part, dummy part, joker names) of every two-player play (not cached, as
-    ``enumerate_combos``: playouts seldom meet a hand twice)."""
-    dummy = set(dummy_cards)
-    plays = []
-    seen: set[tuple[int, ...]] = set()
-    for cards, names, _rank, _total in enumerate_combos(hand + dummy_cards):
-        own = tuple(c for c in cards if c not in dummy)
-        if not own:
-            continue
-        if edition == "1.7":  # DECISION (D-11.2): dummy cards named with the hand cards
-            plays.append((own, tuple(c for c in cards if c in dummy), names))
-        elif own not in seen:  # v2.2: hand cards now, dummy cards announced later
-            seen.add(own)
-            plays.append((own, (), ()))
-    return plays
-
-
-def announce_moves(st: DarwinningState, seat: int) -> list[Move]:
-    """v2.2 two players (D-11.2): the dummy cards (and joker names) that complete the play."""
-    play = next(p for p in st.trick if p["seat"] == seat)
-    own: list[int] = play["cards"]
-    dummy = set(st.dummy_cards)
-    moves = []
-    for cards, names, _rank, _total in enumerate_combos(own + st.dummy_cards):
-        # Every hand card played, completed by dummy cards (a loop, not a set per combination).
-        if len(cards) >= len(own) and all(c in cards for c in own):
-            move: Move = {"type": "announce", "dummy": [c for c in cards if c in dummy]}
-            if names:
-                move["jokers"] = list(names)
-            moves.append(move)
-    return moves
 
 
 def lead_moves(st: DarwinningState) -> list[Move]:
