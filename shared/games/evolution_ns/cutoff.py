@@ -8,8 +8,9 @@ species) plus what the rest of the match adds. The rest is estimated from the de
 the deal draws 3 + 1 per species a seat; the round whose deal empties the deck is the last,
 N-4.1). The gain and the spread are fitted by least squares and log-loss to 3,000 seeded
 two-seat matches of uniformly random play, the playouts the cut-off replaces (24,041
-round starts): the projection is the expected final score of such a playout, and the
-spread of its final margin grows as the square root of the rounds left.
+round starts; ``python -m bench.fit_cutoff_ns`` reproduces the fit): the projection is the
+expected final score of such a playout, and the spread of its final margin grows as the
+square root of the rounds left.
 
 Rewards are the search's terminal scale (``worker.search.ismcts.rewards``): a seat's mean
 chance of finishing ahead of each other seat, the logistic of the projected margin over the
