@@ -24,6 +24,12 @@ both specs, variants included. ``+reuse`` keeps the bot's tree between its decis
 (``worker/search/reuse.py``): the match tells such a bot every move as its seat observed it
 (``State.observe_move``), nothing more, and the budget counts new simulations only.
 ``+moreuse`` keeps every seat's multiple-observer tree the same way (``+mo`` with reuse).
+``+cut`` stops every playout at the game's candidate cut-off (``Game.playout_cutoff``, e.g.
+Evolution (North Star)'s end of the round) and backs up its evaluation; ``+cut:N`` sets the
+horizon to N (the game's unit). Compare it at equal time and at equal simulations::
+
+    python -m bench.accel bench.strength --game evolution-ns --players 2 \\
+        --pairing time:0.25+cut,time:0.25 --pairing sims:300+cut,sims:300
 Matches run in ``--procs`` processes (default 2, one per core of the bench machine).
 ``python -m bench.accel bench.strength ...`` runs the same matches with the engine compiled
 by mypyc, about three times sooner (``bench/accel.py``); each record says which build played.
@@ -94,6 +100,9 @@ VARIANTS: dict[str, dict[str, Any]] = {
     "seatorder": {"searcher_first": False},  # seat order alone, to tell the two apart
     # The score margin blended into the reward (``ismcts.margin_rewards``), 30%.
     "margin": {"margin": 0.3},
+    # The game's candidate playout cut-off (``Game.playout_cutoff``) at its default horizon;
+    # ``+cut:N`` sets the horizon to N (the game's unit, e.g. rounds).
+    "cut": {"cutoff": 0},
 }
 
 
@@ -104,7 +113,13 @@ def parse_spec(spec: str) -> tuple[str, str, dict[str, Any]]:
     name, _, suffix = base.partition("/")
     options: dict[str, Any] = {}
     for variant in variants:
-        if variant not in VARIANTS:
+        variant, _, horizon = variant.partition(":")
+        if variant == "cut" and horizon:
+            if not horizon.isdigit() or int(horizon) < 1:
+                raise ValueError(f"{spec!r}: a cut-off horizon is a positive integer")
+            options["cutoff"] = int(horizon)
+            continue
+        if horizon or variant not in VARIANTS:
             raise ValueError(f"unknown search variant {variant!r} in {spec!r} "
                              f"(known: {', '.join(VARIANTS)})")
         options.update(VARIANTS[variant])
@@ -163,6 +178,12 @@ class Bot:
             budget = SearchBudget(10**9, float(name[5:]))
         else:
             raise ValueError(f"unknown bot spec {self.spec!r}")
+        horizon = options.pop("cutoff", None)
+        if horizon is not None:  # ``+cut``: 0 asks for the game's default horizon
+            cutoff = game.playout_cutoff(horizon or None)
+            if cutoff is None:
+                raise ValueError(f"{game.id} has no playout cut-off")
+            options["cutoff"] = cutoff
         if not options.pop("reuse", False):
             return search_move(game, view, seat, budget, rng, policy=policy, **options)
         if options.get("multi_observer"):

@@ -25,6 +25,8 @@ they hold. Conventions (see DESIGN.md):
   (many samples of one view), ``State.observed_moves`` (every legal move with its
   observation), ``random_move`` (a legal move, uniformly) and ``apply_legal`` (play a move
   the state itself offered, without re-validating it).
+* An optional playout cut-off (``Game.playout_cutoff``, a :class:`Cutoff`): the search stops
+  a playout at a game-defined horizon and backs up the game's evaluation of the position.
 
 ``State`` and what it uses (the move shapes, the errors, ``Result``) are defined in
 :mod:`shared.protocol_state`, which the compiled build compiles with the engines so that their
@@ -43,6 +45,7 @@ from pathlib import Path
 from typing import Any
 
 from shared.protocol_state import (
+    Cutoff,
     Event,
     IllegalMove,
     Move,
@@ -53,8 +56,8 @@ from shared.protocol_state import (
     canonical_id,
 )
 
-__all__ = ["Event", "Game", "IllegalMove", "Move", "NotYourTurn", "Option", "Policy", "Result",
-           "State", "View", "canonical_id"]
+__all__ = ["Cutoff", "Event", "Game", "IllegalMove", "Move", "NotYourTurn", "Option", "Policy",
+           "Result", "State", "View", "canonical_id"]
 
 
 @dataclass(frozen=True)
@@ -152,6 +155,22 @@ class Game(ABC):
     def playout_policy(self) -> Policy | None:
         """The policy the search plays playouts with (``None``: uniformly random moves)."""
         return self.playout_heuristic() if self.heuristic_playouts else None
+
+    def playout_cutoff(self, horizon: int | None = None) -> Cutoff | None:
+        """The game's candidate playout cut-off (``None``: none): playouts stop at a horizon
+        (``horizon`` in the game's own unit, ``None`` its default) and are scored by the game.
+
+        Strength benches compare it with full playouts (``bench.strength`` variant ``+cut``);
+        the search uses it only where ``cutoff_playouts`` is true.
+        """
+        return None
+
+    #: True once the cut-off measurably beat full playouts at equal wall time.
+    cutoff_playouts: bool = False
+
+    def search_cutoff(self) -> Cutoff | None:
+        """The cut-off the search plays playouts with (``None``: to the end of the match)."""
+        return self.playout_cutoff() if self.cutoff_playouts else None
 
     def compiled_modules(self) -> tuple[str, ...]:
         """Dotted names of this engine's modules that the compiled build compiles with mypyc

@@ -174,3 +174,26 @@ class State(metaclass=ABCMeta):
     def explain_illegal(self, seat: int, move: Move) -> str:
         """Why ``move`` is not legal now; engines override for precise reasons."""
         return f"{json.dumps(move, sort_keys=True)} is not a legal move for seat {seat} now"
+
+
+# Compiled with the search and the engines so that a game's cut-off is a native class the
+# compiled playout loop calls through a C vtable; tests may subclass it in Python.
+@mypyc_attr(allow_interpreted_subclasses=True)
+class Cutoff:
+    """A playout cut-off a game offers (``Game.playout_cutoff``): stop a playout at a
+    game-defined horizon and score the position instead of playing the match out.
+
+    The search calls ``mark`` once where a playout begins and ``evaluate(state, mark)``
+    before every playout move, so ``evaluate`` must answer "keep playing" (``None``) cheaply.
+    Past the horizon it returns one reward per seat on the search's terminal scale, in
+    [0, 1] (``worker.search.ismcts.rewards``: two seats, win 1, loss 0), which the search
+    backs up as if the match had ended there. This base never cuts.
+    """
+
+    def mark(self, state: State) -> int:
+        """Where the playout begins, in the game's own unit (e.g. its round)."""
+        return 0
+
+    def evaluate(self, state: State, mark: int) -> list[float] | None:
+        """``None`` to keep playing, else the per-seat rewards of ``state`` (see above)."""
+        return None

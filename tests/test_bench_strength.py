@@ -122,6 +122,25 @@ def test_a_pairing_names_search_variants_and_records_them(tmp_path: Path) -> Non
     assert load_records(out) == records  # refused before playing anything
 
 
+def test_a_cut_off_variant_plays_the_games_candidate_at_a_horizon() -> None:
+    assert parse_spec("time:0.3+cut") == ("time:0.3", "", {"cutoff": 0})
+    assert parse_spec("sims:300+cut:2") == ("sims:300", "", {"cutoff": 2})
+    assert parse_spec("sims:300+mo+cut:3") == (
+        "sims:300", "", {"multi_observer": True, "cutoff": 3})
+    for bad in ("sims:300+cut:0", "sims:300+cut:x", "sims:300+mo:2", "greedy+cut"):
+        with pytest.raises(ValueError):
+            parse_spec(bad)
+    game = load_game("evolution-ns")
+    state = game.new_state(2, game.resolve_options({}), random.Random(1))
+    seat = state.to_move()[0]
+    move = Bot("sims:20+cut:2").choose(game, state.view(seat), seat, random.Random(2))
+    assert move in state.legal_moves(seat)
+    toy = load_game("toy")
+    toy_state = toy.new_state(2, {}, random.Random(1))
+    with pytest.raises(ValueError, match="no playout cut-off"):
+        Bot("sims:20+cut").choose(toy, toy_state.view(0), 0, random.Random(2))
+
+
 def test_shared_firsts_count_half_in_the_score() -> None:
     base = {"game": "g", "players": 2, "a": "ismcts:4+mo", "b": "ismcts:4"}
     records = [{**base, "seed": 0, "first": True, "tie": True},

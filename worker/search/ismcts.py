@@ -56,6 +56,11 @@ searcher could know:
 * A tree whose walk finds no such edge, or ends elsewhere than at the searcher's decision,
   starts afresh, as do all of them on a cache miss.
 
+Playout cut-off (``cutoff``, a game's ``Cutoff``; ``Game.search_cutoff`` registers one): each
+playout stops at the game's horizon and backs up the game's estimate of every seat's reward
+on the scale below instead of playing the match out (``policies.playout_cut``); a match that
+ends first backs up its real result. ``margin`` applies to real results only.
+
 Reward of a finished match per seat, in [0, 1]: ``0.5 * (n - rank) / (n - 1)`` plus
 ``0.5 * (score - min) / (max - min)`` (the second term 0.5 for all when all scores are equal).
 Rank dominates (first place is worth as much as the whole score spread) while the score term
@@ -71,10 +76,10 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
-from shared.protocol import Game, Move, Result, State, View
+from shared.protocol import Cutoff, Game, Move, Result, State, View
 from shared.rng import randbelow
 from worker.search.levels import SearchBudget
-from worker.search.policies import Policy, playout_until, policy_for
+from worker.search.policies import Policy, playout_cut, playout_until, policy_for
 
 EXPLORATION: Final = 0.7  # UCB1 constant for rewards in [0, 1]; the usual ISMCTS choice (~1/sqrt 2)
 DECIDED_CHECK_EVERY: Final = 16  # iterations between checks whether the root's choice is settled
@@ -174,7 +179,7 @@ def search_move(game: Game, view: View, seat: int, budget: SearchBudget, rng: ra
                 clock: Callable[[], float] = time.perf_counter,
                 multi_observer: bool = False, tree: SearchTree | None = None,
                 searcher_first: bool = True, margin: float = 0.0,
-                trees: SeatTrees | None = None) -> Move:
+                trees: SeatTrees | None = None, cutoff: Cutoff | None = None) -> Move:
     """The move ISMCTS chooses for ``seat`` knowing only ``view``.
 
     Runs ``budget.simulations`` iterations or stops before the first iteration that would
@@ -199,6 +204,9 @@ def search_move(game: Game, view: View, seat: int, budget: SearchBudget, rng: ra
     ``margin`` (0 to 1) blends the score margin into the reward (``margin_rewards``).
     ``trees`` (with ``multi_observer``) continues every seat's tree from ``trees.roots`` and
     leaves the searched roots there (see ``SeatTrees`` and the module docstring).
+    ``cutoff`` stops every playout at its horizon and backs up its evaluation instead of
+    the finished match's rewards (``Cutoff``); by default the game's registered one
+    (``Game.search_cutoff``), which none is unless its flag ``cutoff_playouts`` is set.
     """
     if tree is not None and multi_observer:
         raise ValueError("subtree reuse of one tree keeps the searcher's tree alone: "
@@ -206,6 +214,7 @@ def search_move(game: Game, view: View, seat: int, budget: SearchBudget, rng: ra
     if trees is not None and not multi_observer:
         raise ValueError("`trees` keeps one tree per seat: it needs multi_observer")
     play = policy or policy_for(game)
+    cut = cutoff if cutoff is not None else game.search_cutoff()
     start = clock()
     deadline = start + budget.time_cap
     draw = game.sampler(view, seat)
@@ -267,10 +276,10 @@ def search_move(game: Game, view: View, seat: int, budget: SearchBudget, rng: ra
             until = deadline if iterations >= floor else math.inf
             if multi_observer:
                 done = _iterate_multi(state, roots, seat, play, rng, exploration, until,
-                                      clock, margin, searcher_first, trees is not None)
+                                      clock, margin, searcher_first, trees is not None, cut)
             else:
                 done = _iterate(state, root, seat, play, rng, exploration, until, clock,
-                                searcher_first, margin)
+                                searcher_first, margin, cut)
             state = None
             if not done:  # its playout ran past the deadline: answer with what we have
                 stopped = "time"
@@ -357,11 +366,12 @@ def _select(node: Node, groups: dict[str, Any], actor: int, exploration: float,
 
 def _iterate(state: State, root: Node, seat: int, play: Policy, rng: random.Random,
              exploration: float, deadline: float, clock: Callable[[], float],
-             searcher_first: bool = True, margin: float = 0.0) -> bool:
+             searcher_first: bool = True, margin: float = 0.0,
+             cutoff: Cutoff | None = None) -> bool:
     """One ISMCTS iteration on the determinization ``state`` (consumed); false, with nothing
     backed up, if its playout was abandoned at ``deadline``. The searcher acts first in a
     simultaneous step at the root (its decision), and below it too unless ``searcher_first``
-    is false (then seat order); ``margin`` as in ``search_move``."""
+    is false (then seat order); ``margin`` and ``cutoff`` as in ``search_move``."""
     node = root
     path: list[Node] = []
     seats = state.to_move()
@@ -408,16 +418,13 @@ def _iterate(state: State, root: Node, seat: int, play: Policy, rng: random.Rand
         if expanded:
             break
         seats = state.to_move()
-    if not playout_until(state, play, rng, deadline, clock):
-        return False
-    _back_up(state, (path,), margin)
-    return True
+    return _play_out(state, (path,), play, rng, deadline, clock, margin, cutoff)
 
 
 def _iterate_multi(state: State, roots: list[Node], seat: int, play: Policy, rng: random.Random,
                    exploration: float, deadline: float, clock: Callable[[], float],
                    margin: float = 0.0, searcher_first: bool = True,
-                   record: bool = False) -> bool:
+                   record: bool = False, cutoff: Cutoff | None = None) -> bool:
     """One MO-ISMCTS iteration on ``state`` (consumed): ``roots[s]`` is seat ``s``'s tree.
 
     The seat to act selects in its own tree, where its moves are distinct edges (it sees
@@ -425,7 +432,8 @@ def _iterate_multi(state: State, roots: list[Node], seat: int, play: Policy, rng
     after the first new edge in the acting seat's tree, as in ``_iterate`` (and like it,
     returns false with nothing backed up if the playout was abandoned at ``deadline``).
     ``searcher_first`` as in ``_iterate``; ``record`` notes on every edge of the other
-    seats' trees what the searcher observed of the move (``Node.seen``, for kept trees).
+    seats' trees what the searcher observed of the move (``Node.seen``, for kept trees);
+    ``cutoff`` as in ``search_move``.
     """
     nodes = list(roots)
     paths: list[list[Node]] = [[] for _ in roots]
@@ -474,10 +482,7 @@ def _iterate_multi(state: State, roots: list[Node], seat: int, play: Policy, rng
         if expanded:
             break
         seats = state.to_move()
-    if not playout_until(state, play, rng, deadline, clock):
-        return False
-    _back_up(state, paths, margin)
-    return True
+    return _play_out(state, paths, play, rng, deadline, clock, margin, cutoff)
 
 
 def _note_seen(node: Node, observation: str) -> None:
@@ -488,11 +493,33 @@ def _note_seen(node: Node, observation: str) -> None:
         node.seen.add(observation)
 
 
-def _back_up(state: State, paths: Sequence[list[Node]], margin: float) -> None:
+def _play_out(state: State, paths: Sequence[list[Node]], play: Policy, rng: random.Random,
+              deadline: float, clock: Callable[[], float], margin: float,
+              cutoff: Cutoff | None) -> bool:
+    """Play ``state`` out (to ``cutoff``'s horizon, if any) and back up along ``paths``;
+    false, with nothing backed up, if the playout was abandoned at ``deadline``."""
+    if cutoff is None:
+        if not playout_until(state, play, rng, deadline, clock):
+            return False
+        _back_up(state, paths, margin)
+        return True
+    done, scored = playout_cut(state, play, rng, deadline, clock, cutoff)
+    if not done:
+        return False
+    _back_up(state, paths, margin, scored)
+    return True
+
+
+def _back_up(state: State, paths: Sequence[list[Node]], margin: float,
+             scored: list[float] | None = None) -> None:
     """Credit every edge of ``paths`` with the reward of the finished ``state`` for the seat
-    that made that edge's move (``margin`` as in ``search_move``)."""
-    result = state.result()
-    reward = margin_rewards(result, margin) if margin else rewards(result)
+    that made that edge's move (``margin`` as in ``search_move``), or with ``scored``, a
+    cut-off's rewards of the unfinished ``state``, when given."""
+    if scored is not None:
+        reward = scored
+    else:
+        result = state.result()
+        reward = margin_rewards(result, margin) if margin else rewards(result)
     for path in paths:
         for edge in path:
             edge.visits += 1

@@ -3,6 +3,7 @@
 A policy picks a legal move for ``seat`` in a full (determinized) state using only ``rng``
 (``shared.protocol.Policy``). Games own their heuristics (``Game.playout_heuristic``) and say
 whether the search should use them (``Game.playout_policy``): this module names no game.
+A playout may also stop early at a game's cut-off (``Game.playout_cutoff``, ``playout_cut``).
 """
 
 from __future__ import annotations
@@ -11,9 +12,10 @@ import random
 from collections.abc import Callable
 from typing import Final
 
-from shared.protocol import Game, Move, Policy, State
+from shared.protocol import Cutoff, Game, Move, Policy, State
 
-__all__ = ["Policy", "heuristic_for", "playout", "playout_until", "policy_for", "random_policy"]
+__all__ = ["Policy", "heuristic_for", "playout", "playout_cut", "playout_until", "policy_for",
+           "random_policy"]
 
 CLOCK_EVERY: Final = 32  # playout moves between two readings of the clock in ``playout_until``
 
@@ -61,6 +63,29 @@ def playout_until(state: State, policy: Policy, rng: random.Random, deadline: fl
         moves += 1
         if moves % CLOCK_EVERY == 0 and clock() > deadline:
             return False
+        seat = seats[0]
+        move = state.random_move(seat, rng) if uniform else policy(state, seat, rng)
+        state.apply_legal(seat, move, rng)
+
+
+def playout_cut(state: State, policy: Policy, rng: random.Random, deadline: float,
+                clock: Callable[[], float], cutoff: Cutoff) -> tuple[bool, list[float] | None]:
+    """``playout_until`` that stops at ``cutoff``'s horizon: ``(False, None)`` if abandoned at
+    ``deadline``, ``(True, None)`` if the match ended, ``(True, rewards)`` if the cut-off
+    scored the position first (``Cutoff.evaluate``, asked before every move)."""
+    uniform = policy is random_policy
+    mark = cutoff.mark(state)
+    moves = 0
+    while True:
+        seats = state.to_move()
+        if not seats:
+            return True, None
+        scored = cutoff.evaluate(state, mark)
+        if scored is not None:
+            return True, scored
+        moves += 1
+        if moves % CLOCK_EVERY == 0 and clock() > deadline:
+            return False, None
         seat = seats[0]
         move = state.random_move(seat, rng) if uniform else policy(state, seat, rng)
         state.apply_legal(seat, move, rng)

@@ -2,7 +2,8 @@
 
 Rules: docs/rules/evolution-ns.md (rule ids N-x.y). Modules: ``cards`` (the deck data),
 ``model`` (a species board), ``state`` (match and round flow), ``play`` (food card and
-play-cards phase), ``feeding`` (effects, feeding, attacks, traits), ``views`` (N-6, wording).
+play-cards phase), ``feeding`` (effects, feeding, attacks, traits), ``views`` (N-6, wording),
+``cutoff`` (a candidate playout cut-off for the search, not registered).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import random
 from typing import Any
 
 from shared.games import register
-from shared.protocol import Game, Option, State, View
+from shared.protocol import Cutoff, Game, Option, State, View
 
 from .cards import QUICK_FORCED_PLAYERS
 from .state import NSState
@@ -45,6 +46,13 @@ class EvolutionNSGame(Game):
         from .views import sample_from_view
 
         return sample_from_view(view, seat, rng)
+
+    def playout_cutoff(self, horizon: int | None = None) -> Cutoff | None:
+        """Stop a playout ``horizon`` round ends ahead (default 1: the end of the round it
+        began in) and score the projected final standing (``cutoff.RoundCutoff``)."""
+        from .cutoff import DEFAULT_ROUNDS, RoundCutoff
+
+        return RoundCutoff(DEFAULT_ROUNDS if horizon is None else horizon)
 
     def greedy_value(self, state: State, seat: int) -> float:
         """Points so far (N-4.1) with hungry species discounted, cards in hand as a little
