@@ -23,7 +23,10 @@ __all__ = ["EvolutionNSGame", "NSState"]
 class EvolutionNSGame(Game):
     id = "evolution-ns"
     name = "Evolution (North Star)"
-    version = "evolution-ns-1"
+    # evolution-ns-2: Cooperation passes plant food from the bank to no carnivore (N-5.5); a
+    # seat that passed must still make a compulsory feeding, and an Intelligence card is never
+    # forced (N-3.9); a lost-trait draw that empties the deck makes the round the last (N-3.7)
+    version = "evolution-ns-2"
     min_players = 2
     max_players = 6
     options = (Option("quick", "bool", False,

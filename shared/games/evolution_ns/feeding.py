@@ -4,7 +4,8 @@ Moves: ``effect`` {species, trait} (the owner's order of start-of-feeding effect
 ``eat`` {species} (plant food from the watering hole); ``intelligence`` {species, card}
 (a non-carnivore takes plant food from the bank, N-5.12); ``attack`` {species, target_seat,
 target}; with Intelligence then ``negate`` {trait, card} and ``strike`` (N-3.6); ``pass``
-(only when every possible feeding merely stores Fat Tissue food, N-3.9).
+(only when no hungry species can feed without discarding a card: every feeding left needs
+an Intelligence card or stores Fat Tissue food, N-3.9).
 Rule ids refer to docs/rules/evolution-ns.md.
 """
 
@@ -94,7 +95,7 @@ def _resolve_effect(st: NSState, seat: int, index: int, trait: str,
         if sp.can_eat(plant=True):  # N-5.13: from the bank, then Cooperation
             sp.give()
             st.bank_out += 1
-            cooperate(st, seat, sp, "bank", events)
+            cooperate(st, seat, sp, "bank", True, events)
     else:  # N-5.7: stored food onto the species up to its population; not "taking food"
         moved = min(sp.fat, sp.pop - sp.food)
         if moved > 0:
@@ -113,24 +114,27 @@ def start_feeding_turns(st: NSState, rng: random.Random, events: list[Event]) ->
 
 
 def _next_feeder(st: NSState, start: int, rng: random.Random, events: list[Event]) -> None:
-    """The next seat clockwise that can feed; none: the phase ends (N-3.4)."""
+    """The next seat clockwise that can feed; none: the phase ends (N-3.4). A seat that
+    passed is asked again only for a compulsory feeding (N-3.9)."""
     for seat in st.order_from(start):
-        if st.passed[seat]:
+        hungry, storing, forced = _feedings(st, seat)
+        if st.passed[seat] and not forced:
             continue
-        hungry, storing = _feedings(st, seat)
         if hungry or storing:
             st.turn = seat
             # The seat's legal moves are these feedings (``feed_moves``: no attack awaits
             # Intelligence here), so the search's next question is answered already.
-            st.remember_legal(seat, hungry or [*storing, {"type": "pass"}])
+            st.remember_legal(seat, _offer(hungry, storing, forced))
             return
     end_feeding(st, rng, events)
 
 
-def _feedings(st: NSState, seat: int) -> tuple[list[Move], list[Move]]:
-    """(feedings of hungry species, feedings that only store Fat Tissue food), N-3.9."""
+def _feedings(st: NSState, seat: int) -> tuple[list[Move], list[Move], bool]:
+    """(feedings of hungry species, feedings that only store Fat Tissue food, whether a
+    hungry species can feed without discarding a card: a compulsory feeding), N-3.9."""
     hungry: list[Move] = []
     storing: list[Move] = []
+    forced = False
     hand = st.hands[seat]
     for index, sp in enumerate(st.species[seat]):
         is_hungry = sp.food < sp.pop
@@ -138,27 +142,43 @@ def _feedings(st: NSState, seat: int) -> tuple[list[Move], list[Move]]:
             continue
         bucket = hungry if is_hungry else storing
         if sp.has("carnivore"):
+            size = attack_size(sp)
+            clever = sp.has("intelligence")
             for tseat in st.order_from(seat):
                 for tindex, target in enumerate(st.species[tseat]):
-                    if target is not sp and can_attack(st, seat, sp, tseat, target):
-                        bucket.append({"type": "attack", "species": index,
-                                       "target_seat": tseat, "target": tindex})
+                    if target is sp or size <= target.body:
+                        continue
+                    # N-3.6 (as ``can_attack``): every blocking defence needs a card
+                    blocks = defences(st, seat, sp, tseat, target)
+                    if not blocks:
+                        forced = forced or is_hungry
+                    elif not clever or len(blocks) > len(hand):
+                        continue
+                    bucket.append({"type": "attack", "species": index,
+                                   "target_seat": tseat, "target": tindex})
             continue
         if st.hole > 0:
             bucket.append({"type": "eat", "species": index})
+            forced = forced or is_hungry
         if sp.has("intelligence"):
             for card in hand:
                 bucket.append({"type": "intelligence", "species": index, "card": card})
-    return hungry, storing
+    return hungry, storing, forced
+
+
+def _offer(hungry: list[Move], storing: list[Move], forced: bool) -> list[Move]:
+    """N-3.9: a compulsory feeding leaves only the hungry species' feedings (those that
+    need a card too); without one every feeding is optional (a card for Intelligence, Fat
+    Tissue food) and the seat may pass."""
+    if forced:
+        return hungry
+    return [*hungry, *storing, {"type": "pass"}]
 
 
 def feed_moves(st: NSState, seat: int) -> list[Move]:
     if st.pending is not None:
         return _negate_moves(st, seat)
-    hungry, storing = _feedings(st, seat)
-    if hungry:
-        return hungry  # N-3.9: feeding a hungry species is compulsory
-    return [*storing, {"type": "pass"}]
+    return _offer(*_feedings(st, seat))
 
 
 def apply_feed(st: NSState, seat: int, move: Move, rng: random.Random,
@@ -175,7 +195,7 @@ def apply_feed(st: NSState, seat: int, move: Move, rng: random.Random,
             taken += _take_plant(st, sp)  # N-5.9: a second plant food, own feeding only
         events.append({"type": "ate", "seat": seat, "species": move["species"],
                        "food": taken, "hole": st.hole})
-        cooperate(st, seat, sp, "hole", events)
+        cooperate(st, seat, sp, "hole", True, events)
     elif kind == "intelligence":
         sp = row[move["species"]]
         st.hands[seat].remove(move["card"])
@@ -188,7 +208,7 @@ def apply_feed(st: NSState, seat: int, move: Move, rng: random.Random,
                 taken += 1
         events.append({"type": "intelligence_food", "seat": seat, "species": move["species"],
                        "card": move["card"], "food": taken})
-        cooperate(st, seat, sp, "bank", events)
+        cooperate(st, seat, sp, "bank", True, events)
     elif kind == "attack":
         att = row[move["species"]]
         target = st.species[move["target_seat"]][move["target"]]
@@ -234,24 +254,27 @@ def _take_plant(st: NSState, sp: Species) -> int:
     return 0
 
 
-def cooperate(st: NSState, seat: int, sp: Species, source: str, events: list[Event]) -> None:
-    """N-5.5: the species directly to the right takes 1 food from the same source; chains."""
+def cooperate(st: NSState, seat: int, sp: Species, source: str, plant: bool,
+              events: list[Event]) -> None:
+    """N-5.5: the species directly to the right takes 1 food of the same kind (``plant``
+    food or meat) from the same source (``"hole"`` or ``"bank"``); chains. A carnivore never
+    takes plant food, from the bank either (N-5.1: Long Neck, Intelligence)."""
     row = st.species[seat]
+    hole = source == "hole"
     while sp.has("cooperation"):
         index = row.index(sp) + 1
         if index >= len(row):
             return
         right = row[index]
-        plant = source == "hole"
-        if not right.can_eat(plant) or (plant and st.hole <= 0):
+        if not right.can_eat(plant) or (hole and st.hole <= 0):
             return
         right.give()
-        if plant:
+        if hole:
             st.hole -= 1
         else:
             st.bank_out += 1
         events.append({"type": "cooperation", "seat": seat, "species": index,
-                       "source": source})
+                       "source": source, "food": "plant" if plant else "meat"})
         sp = right
 
 
@@ -354,7 +377,7 @@ def resolve_attack(st: NSState, seat: int, att: Species, tseat: int, target: Spe
         st.bank_out += taken
         events.append({"type": "meat", "seat": seat, "food": taken})
         if taken:
-            cooperate(st, seat, att, "bank", events)
+            cooperate(st, seat, att, "bank", False, events)
     # N-5.15: every Scavenger, clockwise from the attacker's owner, left to right
     for sseat in st.order_from(seat):
         for sp in list(st.species[sseat]):
@@ -363,7 +386,7 @@ def resolve_attack(st: NSState, seat: int, att: Species, tseat: int, target: Spe
                 st.bank_out += 1
                 events.append({"type": "scavenged", "seat": sseat,
                                "species": st.species[sseat].index(sp)})
-                cooperate(st, sseat, sp, "bank", events)
+                cooperate(st, sseat, sp, "bank", False, events)
 
 
 # -- the end of feeding (N-3.5) ----------------------------------------------------------------

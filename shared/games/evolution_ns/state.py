@@ -283,8 +283,9 @@ class NSState(State):
             self.discard.append(card)
 
     def draw(self, seat: int, count: int, rng: random.Random) -> list[int]:
-        """Draw ``count`` cards; an empty deck is reshuffled from the discard pile and makes
-        this round the last (N-3.1, N-3.7)."""
+        """Draw ``count`` cards; an empty deck is reshuffled from the discard pile. A draw
+        that needs the reshuffle or leaves the deck empty makes this round the last: the deck
+        has run out (N-3.1, N-3.7, N-4.1)."""
         drawn: list[int] = []
         hand = self.hands[seat]
         for _ in range(count):
@@ -298,6 +299,8 @@ class NSState(State):
             card = self.deck.pop()
             hand.append(card)
             drawn.append(card)
+        if count and not self.deck:
+            self.last_round = True
         return drawn
 
     def trim(self, seat: int, sp: Species) -> None:
@@ -333,8 +336,8 @@ class NSState(State):
                            "exclude": [seat]})
             events.append({"type": "cards_drawn", "seat": seat, "cards": drawn,
                            "audience": [seat]})
-        if not self.deck:
-            self.last_round = True  # N-3.1 DECISION: a deck left exactly empty ends it too
+        # N-3.1: a deal that reshuffles or leaves the deck exactly empty makes this round the
+        # last (``draw``)
         self.phase = "food"
         self.food_cards = [None] * self.num_players
         self.done = [not hand for hand in self.hands]

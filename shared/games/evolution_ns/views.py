@@ -198,7 +198,9 @@ def move_label(st: NSState, move: Move) -> str:
     if kind == "strike":
         return "Carry out the attack"
     if kind == "pass":
-        return "Stop feeding for this phase (only Fat Tissue food is left to take)"
+        return ("Pass: no more feedings that cost an Intelligence card or store Fat Tissue "
+                "food this phase (a hungry species that can eat without a card must still "
+                "be fed)")
     return json.dumps(move, sort_keys=True)
 
 
@@ -232,7 +234,8 @@ def explain_illegal(st: NSState, seat: int, move: Move) -> str:
     if kind in ("eat", "intelligence"):
         return "that species cannot take plant food now (carnivore, fed or empty hole)"
     if kind == "pass":
-        return "you must feed a hungry species while you can (N-3.9)"
+        return ("you must feed a hungry species while one can eat without discarding a card "
+                "(N-3.9)")
     if kind in ("negate", "strike"):
         return "no attack awaits Intelligence, or that defence is not live (N-5.12)"
     return f"{json.dumps(move, sort_keys=True)} is not a legal move for seat {seat} now"

@@ -48,7 +48,8 @@ class Builder:
         """The rest of the cards form the deck (``deck`` of them; the others are discarded);
         ``bank_out`` is set so that food is conserved. ``sentinel``: the last seat gets a
         hungry body-6 species with Intelligence and cards, so feeding goes on after the move
-        under test (it can always feed from the bank and no carnivore here can reach it)."""
+        under test (it can always feed from the bank, an optional feeding it may pass, and no
+        carnivore here can reach it)."""
         st = self.st
         if sentinel:
             self.species(st.num_players - 1, "intelligence", body=6, pop=6)

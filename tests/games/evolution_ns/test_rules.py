@@ -434,3 +434,42 @@ def test_n3_10_a_secret_growth_of_another_species_waits_for_the_reveal() -> None
     assert sample.view(0) == st.view(0)
     play.end_play(st, RNG, [])
     assert [sp.pop for sp in st.species[1]] == [1, 2], "the species as the phase began"
+
+
+@pytest.mark.rule("N-3.9")
+def test_n3_9_a_seat_that_passed_must_feed_when_a_hungry_species_can_eat_again() -> None:
+    b = Builder(3)
+    # seat 0: a hungry carnivore with nothing to attack yet, a fed Fat Tissue species
+    b.species(0, "carnivore", body=3, pop=2)
+    b.species(0, "fat_tissue", body=3, pop=1, food=1)
+    # seat 1: T, protected by W's Warning Call; W (Climbing) is food for C1 only
+    b.species(1, body=1, pop=2, food=2)
+    b.species(1, "warning_call", "climbing", body=1, pop=1)
+    b.species(1, "carnivore", "climbing", body=3, pop=1)
+    b.species(2, body=6, pop=1, food=1)
+    st = b.done(hole=3)
+    assert st.legal_moves(0) == [{"type": "eat", "species": 1}, {"type": "pass"}]
+    st.apply(0, {"type": "pass"}, RNG)
+    st.apply(1, {"type": "attack", "species": 2, "target_seat": 1, "target": 1}, RNG)
+    assert st.phase == "feed" and st.to_move() == [0], "T lost its protection"
+    assert st.legal_moves(0) == [{"type": "attack", "species": 0, "target_seat": 1,
+                                  "target": 0}], "a compulsory feeding: no pass, no storing"
+    st.apply(0, {"type": "attack", "species": 0, "target_seat": 1, "target": 0}, RNG)
+    assert st.species[0][0].food == 1 and st.species[0][1].fat == 0
+    assert st.to_move() == [0] and st.legal_moves(0) == [
+        {"type": "attack", "species": 0, "target_seat": 1, "target": 0}], "T again"
+
+
+@pytest.mark.rule("N-3.7", "N-4.1")
+def test_n3_7_a_lost_trait_draw_that_empties_the_deck_makes_this_the_last_round() -> None:
+    b = Builder(4)
+    b.species(0, "carnivore", body=3, pop=1)
+    b.species(1, "fertile", body=1, pop=1)
+    st = b.done(sentinel=True, deck=1)
+    assert not st.last_round
+    st.apply(0, {"type": "attack", "species": 0, "target_seat": 1, "target": 0}, RNG)
+    assert not st.deck and len(st.hands[1]) == 1
+    assert st.last_round, "the deck ran out in this round"
+    while st.phase == "feed":
+        st.apply(st.turn, st.legal_moves(st.turn)[0], RNG)
+    assert st.is_over() and st.round == 1

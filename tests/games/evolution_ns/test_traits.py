@@ -176,8 +176,8 @@ def test_n5_12_intelligence_non_carnivore_takes_plant_food_from_the_bank() -> No
     card = b.hand(0, "horns")[0]
     st = b.done(sentinel=True, hole=0)
     moves = st.legal_moves(0)
-    assert moves == [{"type": "intelligence", "species": 0, "card": card}], \
-        "the only feeding with an empty hole"
+    assert moves == [{"type": "intelligence", "species": 0, "card": card},
+                     {"type": "pass"}], "the only feeding with an empty hole, not forced"
     st.apply(0, moves[0], RNG)
     assert st.species[0][0].food == 2 and st.species[0][1].food == 1, "2 food, Cooperation"
     assert st.hole == 0 and card in st.discard and st.bank_out == 3
@@ -310,3 +310,66 @@ def test_warning_call_protects_neighbours_not_itself() -> None:
     b.species(1, body=1, pop=1)
     st = b.done(sentinel=True, hole=0)
     assert {t for _, s, t in attack_moves(st, 0) if s == 1} == {1, 3}
+
+
+@pytest.mark.rule("N-5.5", "N-5.1")
+def test_n5_5_cooperation_never_passes_plant_food_from_the_bank_to_a_carnivore() -> None:
+    # Long Neck's plant food comes from the bank; Cooperation passes plant food on, and a
+    # carnivore to the right may not take it (the seed: "mięsożercy nigdy nie mogą spożywać
+    # pokarmu roślinnego")
+    b = Builder(4)
+    b.species(0, "long_neck", "cooperation", body=1, pop=2)
+    b.species(0, "carnivore", body=2, pop=2)
+    b.species(1, body=5, pop=1)
+    st = b.done(sentinel=True, phase="play", hole=0)
+    st.food_cards = [None] * 4
+    feeding.start_feeding(st, RNG, [])
+    assert st.species[0][0].food == 1 and st.species[0][1].food == 0
+    assert st.bank_out == 1
+    # a non-carnivore's Intelligence takes plant food from the bank: the same
+    b = Builder(4)
+    b.species(0, "intelligence", "cooperation", body=1, pop=3)
+    b.species(0, "carnivore", body=2, pop=2)
+    b.species(1, body=5, pop=1)
+    card = b.hand(0, "horns")[0]
+    st = b.done(sentinel=True, hole=0)
+    events = st.apply(0, {"type": "intelligence", "species": 0, "card": card}, RNG)
+    assert st.species[0][0].food == 2 and st.species[0][1].food == 0
+    assert not [e for e in events if e["type"] == "cooperation"] and st.bank_out == 2
+    # meat from the bank (a Scavenger's) is food a carnivore to the right may take
+    b = Builder(4)
+    b.species(0, "carnivore", body=3, pop=2)
+    b.species(0, "scavenger", "cooperation", body=1, pop=2)
+    b.species(0, "carnivore", body=1, pop=2)
+    b.species(1, body=1, pop=2)
+    st = b.done(sentinel=True, hole=0)
+    attack(st, 0, 0, 1, 0)
+    assert [sp.food for sp in st.species[0]] == [1, 1, 1]
+
+
+@pytest.mark.rule("N-5.12", "N-3.9")
+def test_n5_12_discarding_a_card_for_intelligence_is_never_forced() -> None:
+    # a hungry non-carnivore with an empty watering hole may pass instead of discarding
+    b = Builder(4)
+    b.species(0, "intelligence", body=1, pop=2)
+    cards = b.hand(0, "carnivore", "long_neck")
+    st = b.done(sentinel=True, hole=0)
+    assert st.legal_moves(0) == [
+        *({"type": "intelligence", "species": 0, "card": c} for c in cards), {"type": "pass"}]
+    # a carnivore whose only target needs a defence negated may pass instead of attacking
+    b = Builder(4)
+    b.species(0, "carnivore", "intelligence", body=3, pop=1)
+    b.species(1, "climbing", body=1, pop=1)
+    b.hand(0, "long_neck")
+    st = b.done(sentinel=True, hole=0)
+    assert st.legal_moves(0) == [
+        {"type": "attack", "species": 0, "target_seat": 1, "target": 0}, {"type": "pass"}]
+    st.apply(0, {"type": "pass"}, RNG)
+    assert st.passed[0] and st.to_move() == [3] and len(st.hands[0]) == 1
+    # a feeding that needs no card stays compulsory: no pass
+    b = Builder(4)
+    b.species(0, "intelligence", body=1, pop=2)
+    card = b.hand(0, "long_neck")[0]
+    st = b.done(sentinel=True, hole=2)
+    assert st.legal_moves(0) == [{"type": "eat", "species": 0},
+                                 {"type": "intelligence", "species": 0, "card": card}]
