@@ -41,7 +41,11 @@ the 200-match plan can be run in pieces, and ``--report`` prints the figures of 
 recorded, one row per rules version. A match played under other rules is a different game:
 the README table (``--markdown``) counts only the current rules version's records. A record
 without ``rules`` predates the field and was played under its game's first rules version
-(``<game>-1``; no game had changed its version before). A line with ``seeds: [first, last]``
+(``<game>-1``; no game had changed its version before). Each record also keeps how the
+searches' playouts ended (``playouts``: ``full``, or ``cut`` at the game's registered cut-off,
+``Game.playouts``): registering a cut-off changes every search bot's moves at that player
+count, so the table counts only records of the search as it now is, and a record without the
+field was played before any game registered one (``full``). A line with ``seeds: [first, last]``
 and ``firsts`` instead of ``seed`` and ``first`` is an earlier run kept only as its total.
 """
 
@@ -239,8 +243,15 @@ def rules_of(record: dict[str, Any]) -> str:
     return record.get("rules") or f"{record['game']}-1"
 
 
-def pairing_key(record: dict[str, Any]) -> tuple[str, int, str, str, str]:
-    return (record["game"], record["players"], record["a"], record["b"], rules_of(record))
+def playouts_of(record: dict[str, Any]) -> str:
+    """How the searches' playouts ended in a record's match (``Game.playouts``): ``full``
+    before the field existed, when no game registered a cut-off."""
+    return record.get("playouts") or "full"
+
+
+def pairing_key(record: dict[str, Any]) -> tuple[str, int, str, str, str, str]:
+    return (record["game"], record["players"], record["a"], record["b"], rules_of(record),
+            playouts_of(record))
 
 
 def run_pairing(game_id: str, players: int, a: str, b: str, seeds: range, procs: int,
@@ -249,12 +260,14 @@ def run_pairing(game_id: str, players: int, a: str, b: str, seeds: range, procs:
     that is stopped (or split across machines) resumes where it stopped."""
     for spec in (a, b):
         parse_spec(spec)  # an unknown variant fails here, not in the first match
-    rules = load_game(game_id).version
-    key = (game_id, players, a, b, rules)
+    game = load_game(game_id)
+    rules, playouts = game.version, game.playouts(players)
+    key = (game_id, players, a, b, rules, playouts)
     done = {seed for record in load_records(out) if pairing_key(record) == key
             for seed in _seeds_of(record)}
     jobs = [(game_id, players, a, b, seed) for seed in seeds if seed not in done]
-    print(f"# {game_id} ({rules}) {players}p {a} vs {b}: {len(seeds) - len(jobs)} of "
+    print(f"# {game_id} ({rules}, {playouts} playouts) {players}p {a} vs {b}: "
+          f"{len(seeds) - len(jobs)} of "
           f"{len(seeds)} seeds already in {out}, playing {len(jobs)}", flush=True)
     code = code_version()
     # Which engine build played (``bench.accel``): the moves are the same, only the times differ.
@@ -262,8 +275,9 @@ def run_pairing(game_id: str, players: int, a: str, b: str, seeds: range, procs:
     out.parent.mkdir(parents=True, exist_ok=True)
     with multiprocessing.Pool(procs) as pool:
         for result in pool.imap_unordered(play_match, jobs):
-            record = {"game": game_id, "rules": rules, "players": players, "a": a, "b": b,
-                      **result, "code": code, "build": build}
+            record = {"game": game_id, "rules": rules, "playouts": playouts,
+                      "players": players, "a": a, "b": b, **result, "code": code,
+                      "build": build}
             # Opened per record: a git checkout that replaces the file during a run of hours
             # must not leave the rest of the run writing to the replaced (deleted) file.
             with out.open("a") as sink:
@@ -287,6 +301,7 @@ class Figure:
     a: str
     b: str
     rules: str
+    playouts: str
     matches: int
     firsts: int
     low: float
@@ -308,22 +323,23 @@ class Figure:
 
 def figures(records: list[dict[str, Any]]) -> list[Figure]:
     """One figure per pairing, sorted by pairing; raises if a seed is recorded twice."""
-    by_pairing: dict[tuple[str, int, str, str, str], list[dict[str, Any]]] = {}
+    by_pairing: dict[tuple[str, int, str, str, str, str], list[dict[str, Any]]] = {}
     for record in records:
         by_pairing.setdefault(pairing_key(record), []).append(record)
     result = []
-    for (game_id, players, a, b, rules), group in sorted(by_pairing.items()):
+    for (game_id, players, a, b, rules, playouts), group in sorted(by_pairing.items()):
         seeds = sorted(seed for record in group for seed in _seeds_of(record))
         if len(seeds) != len(set(seeds)):
-            raise ValueError(f"{game_id} ({rules}) {a} vs {b}: a seed is counted twice")
+            raise ValueError(f"{game_id} ({rules}, {playouts} playouts) {a} vs {b}: "
+                             "a seed is counted twice")
         firsts = sum(record.get("firsts", record.get("first", 0)) for record in group)
         ties = sum(bool(record.get("tie")) for record in group)
         lo, hi = wilson(firsts, len(seeds))
         timed = [r for r in group if "a_moves" in r]
         moves = sum(r["a_moves"] for r in timed)
         per_move = sum(r["a_seconds"] for r in timed) / moves if moves else float("nan")
-        result.append(Figure(game_id, players, a, b, rules, len(seeds), firsts, lo, hi,
-                             _ranges(seeds), per_move, ties))
+        result.append(Figure(game_id, players, a, b, rules, playouts, len(seeds), firsts, lo,
+                             hi, _ranges(seeds), per_move, ties))
     return result
 
 
@@ -334,7 +350,8 @@ def summarise(records: list[dict[str, Any]]) -> list[str]:
     lines = []
     for f in figures(records):
         low, high = wilson(f.score, f.matches)
-        lines.append(f"{f.game} ({f.rules}) players={f.players} {f.a} vs {f.b}: "
+        lines.append(f"{f.game} ({f.rules}, {f.playouts} playouts) players={f.players} "
+                     f"{f.a} vs {f.b}: "
                      f"matches={f.matches} first={f.firsts} rate={f.rate:.3f} "
                      f"wilson95=[{f.low:.3f}, {f.high:.3f}] seeds={f.seeds} "
                      f"{f.a}_s/move={f.a_seconds_per_move:.3f} ties={f.ties} "
@@ -348,13 +365,14 @@ def markdown(records: list[dict[str, Any]], matches: int = 200) -> list[str]:
 
     A row passes when the lower bound of its 95% interval clears the target; a row with fewer
     than ``matches`` matches says so. Pairings outside the plan, and matches played under
-    another rules version than the game's current one, are left out."""
-    found = {(f.game, f.players, f.a, f.b, f.rules): f for f in figures(records)}
+    another rules version than the game's current one or by a search whose playouts ended
+    otherwise than they now do at that player count (``Game.playouts``), are left out."""
+    found = {(f.game, f.players, f.a, f.b, f.rules, f.playouts): f for f in figures(records)}
     lines = ["| pairing | matches | A first | rate | 95% CI | seeds | target |",
              "|---|---|---|---|---|---|---|"]
     for game in all_games():
         for players, a, b, target in PLAN:
-            f = found.get((game.id, players, a, b, game.version))
+            f = found.get((game.id, players, a, b, game.version, game.playouts(players)))
             others = f"{players - 1} `{b}`" if players > 2 else f"`{b}`"
             name = f"{game.name} {players}p `{a}` vs {others}"
             if f is None:

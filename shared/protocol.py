@@ -161,16 +161,25 @@ class Game(ABC):
         (``horizon`` in the game's own unit, ``None`` its default) and are scored by the game.
 
         Strength benches compare it with full playouts (``bench.strength`` variant ``+cut``);
-        the search uses it only where ``cutoff_playouts`` is true.
+        the search uses it only at the player counts in ``cutoff_players``.
         """
         return None
 
-    #: True once the cut-off measurably beat full playouts at equal wall time.
-    cutoff_playouts: bool = False
+    #: The player counts at which the cut-off measurably beat full playouts, both at equal
+    #: wall time and at equal simulations (200 seeded matches each): the search uses it at
+    #: those counts alone, since a cut-off's evaluation is fitted and measured per count.
+    cutoff_players: frozenset[int] = frozenset()
 
-    def search_cutoff(self) -> Cutoff | None:
-        """The cut-off the search plays playouts with (``None``: to the end of the match)."""
-        return self.playout_cutoff() if self.cutoff_playouts else None
+    def search_cutoff(self, players: int) -> Cutoff | None:
+        """The cut-off the search plays playouts with in a match of ``players`` seats
+        (``None``: to the end of the match)."""
+        return self.playout_cutoff() if players in self.cutoff_players else None
+
+    def playouts(self, players: int) -> str:
+        """How the search's playouts end in a match of ``players`` seats: ``"cut"`` at the
+        game's registered cut-off, ``"full"`` at the end of the match. Strength records keep
+        it, since registering a cut-off changes every bot's moves at that count."""
+        return "cut" if players in self.cutoff_players else "full"
 
     def compiled_modules(self) -> tuple[str, ...]:
         """Dotted names of this engine's modules that the compiled build compiles with mypyc

@@ -91,8 +91,10 @@ def test_only_matches_of_the_current_rules_version_count(tmp_path: Path) -> None
     assert rows["| Ecosystem: Savanna 2p `medium` vs `random`"].startswith(
         "| Ecosystem: Savanna 2p `medium` vs `random` | 1 | 0 | 0.000 |")
     lines = summarise([old, new])  # the report keeps both, one line per rules version
-    assert any("(savanna-1)" in line and "matches=200" in line for line in lines)
-    assert any(f"({current})" in line and "matches=1 " in line for line in lines)
+    assert any("(savanna-1, full playouts)" in line and "matches=200" in line
+               for line in lines)
+    assert any(f"({current}, full playouts)" in line and "matches=1 " in line
+               for line in lines)
     # Resuming replays the seeds the old rules recorded; it keeps the current ones.
     out = tmp_path / "strength.jsonl"
     out.write_text(json.dumps({**old, "game": "toy", "seeds": [0, 2], "firsts": 3}) + "\n")
@@ -100,6 +102,30 @@ def test_only_matches_of_the_current_rules_version_count(tmp_path: Path) -> None
     records = load_records(out)
     assert sorted(r["seed"] for r in records[1:]) == [0, 1, 2]
     assert {r["rules"] for r in records[1:]} == {"1"}  # the toy game's version
+
+
+def test_only_matches_of_the_search_with_the_current_playouts_count(tmp_path: Path) -> None:
+    """Registering a cut-off at a player count changes every search bot's moves there: the
+    matches its search played with full playouts count for nothing in the table."""
+    game = get_game("evolution-ns")
+    assert game.playouts(2) == "cut"  # registered for two seats (see its cut-off's tests)
+    base = {"game": game.id, "rules": game.version, "players": 2, "a": "medium",
+            "b": "random"}
+    full = {**base, "seeds": [0, 199], "firsts": 200}  # no "playouts": before the field
+    now = {**base, "playouts": "cut", "seed": 0, "first": False, "a_moves": 9,
+           "a_seconds": 1.0}
+    prefix = "| Evolution (North Star) 2p `medium` vs `random` |"
+    [row] = [line for line in markdown([full, now])[2:] if line.startswith(prefix)]
+    assert row.split(" | ")[1:3] == ["1", "0"]
+    lines = summarise([full, now])  # the report keeps both, one line per search
+    assert any("full playouts" in line and "matches=200" in line for line in lines)
+    assert any("cut playouts" in line and "matches=1 " in line for line in lines)
+    # A run records the playouts and replays the seeds recorded with the other ones.
+    out = tmp_path / "strength.jsonl"
+    out.write_text(json.dumps({**full, "game": "toy", "rules": "1", "players": 2,
+                               "playouts": "cut", "seeds": [0, 1], "firsts": 2}) + "\n")
+    run_pairing("toy", 2, "sims:8", "random", range(2), 1, out)
+    assert [r.get("playouts") for r in load_records(out)] == ["cut", "full", "full"]
 
 
 def test_a_pairing_names_search_variants_and_records_them(tmp_path: Path) -> None:

@@ -3,7 +3,9 @@ same moves (``tests/games/test_engine_fingerprint.py``).
 
 The match digest covers, per step, the legal moves, the engine's ``random_move`` draw, the
 events of the move and (every fourth match) every seat's view and the JSON round trip; then
-the result. The search digest covers seeded ISMCTS moves with their per-move visit counts.
+the result. The search digest covers seeded ISMCTS moves with their per-move visit counts,
+with playouts to the end of the match whatever cut-off a game registers (the compiled and
+plain builds are compared on the registered search too, ``bench.accel_check``).
 Recorded on the engines before their speed-up (Evolution (North Star) at commit 9cfc884;
 Darwinning! re-recorded at 06e781f, its rules fix ``darwinning-2`` with the engine still
 unchanged otherwise; Evolution (North Star) re-recorded for its rules fix ``evolution-ns-2``),
@@ -25,7 +27,7 @@ from typing import Any
 from bench.accel_check import options_for
 from bench.bench_search import positions
 from shared.games import get_game
-from shared.protocol import Game
+from shared.protocol import Cutoff, Game
 from worker.search import SearchBudget, search_move
 
 GAMES = ("darwinning", "evolution-ns")
@@ -66,8 +68,11 @@ def search_digest(game: Game, searches: int = SEARCHES, simulations: int = SIMUL
     for players in (2, 4):
         for state, seat in positions(game, players, searches, seed=players):
             stats: dict[str, Any] = {}
+            # Full playouts (a cut-off that never cuts plays the very same moves), so the
+            # digests recorded before a game registered its cut-off still prove the engine.
             move = search_move(game, state.view(seat), seat, SearchBudget(simulations, 600.0),
-                               random.Random(seat), stats, stop_when_decided=False)
+                               random.Random(seat), stats, stop_when_decided=False,
+                               cutoff=Cutoff())
             _feed(digest, [move, stats["visits"], stats["iterations"]])
     return digest.hexdigest()
 

@@ -38,11 +38,12 @@ class RoundCut(Cutoff):
 
 
 class CutToy(ToyGame):
-    """The toy game offering ``RoundCut`` as its candidate cut-off, registered or not."""
+    """The toy game offering ``RoundCut`` as its candidate cut-off, registered at the player
+    counts ``registered``."""
 
-    def __init__(self, registered: bool) -> None:
+    def __init__(self, registered: frozenset[int] = frozenset()) -> None:
         super().__init__(hand=6)
-        self.cutoff_playouts = registered
+        self.cutoff_players = registered
         self.offered: list[RoundCut] = []
 
     def playout_cutoff(self, horizon: int | None = None) -> Cutoff | None:
@@ -60,11 +61,11 @@ def _search(game: ToyGame, state: State, seat: int, **kwargs: Any) -> tuple[Any,
 
 
 def test_the_hook_is_off_by_default_and_an_unregistered_cutoff_changes_nothing() -> None:
-    assert TOY.playout_cutoff() is None and TOY.search_cutoff() is None
-    assert not TOY.cutoff_playouts
-    state = CutToy(False).new_state(2, {}, random.Random(3))
+    assert TOY.playout_cutoff() is None and TOY.search_cutoff(2) is None
+    assert not TOY.cutoff_players and TOY.playouts(2) == "full"
+    state = CutToy().new_state(2, {}, random.Random(3))
     plain = _search(ToyGame(hand=6), state, 0)
-    offered = CutToy(False)
+    offered = CutToy()
     assert _search(offered, state, 0) == plain  # same move, same statistics
     assert offered.offered == []  # the candidate was never even asked for
 
@@ -91,7 +92,8 @@ def test_playouts_stop_at_the_horizon_and_back_up_the_evaluation() -> None:
 
 
 def test_a_registered_cutoff_is_used_without_being_asked() -> None:
-    game = CutToy(True)
+    game = CutToy(frozenset({2}))
+    assert game.playouts(2) == "cut" and game.playouts(3) == "full"
     state = game.new_state(2, {}, random.Random(6))
     _, stats = _search(game, state, 0)
     [cut] = game.offered
@@ -100,6 +102,13 @@ def test_a_registered_cutoff_is_used_without_being_asked() -> None:
     explicit = RoundCut(0.6)
     _search(game, state, 0, cutoff=explicit)
     assert explicit.cuts == BUDGET.simulations and len(game.offered) == 1
+
+
+def test_a_cutoff_registered_for_two_seats_leaves_three_seats_uncut() -> None:
+    game = CutToy(frozenset({2}))
+    state = game.new_state(3, {}, random.Random(6))
+    assert _search(game, state, 1) == _search(ToyGame(hand=6), state, 1)  # full playouts
+    assert game.offered == [] and game.search_cutoff(3) is None
 
 
 def test_multi_observer_search_cuts_too() -> None:

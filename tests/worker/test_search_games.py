@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from shared.games import all_games, get_game
-from shared.protocol import Game, State
+from shared.protocol import Cutoff, Game, State
 from worker.search import SearchBudget, search_move
 
 GAMES = all_games()
@@ -175,14 +175,16 @@ def test_heuristic_playout_policies_play_legal_moves_to_the_end(game: Game) -> N
 @pytest.mark.parametrize("game", GAMES, ids=lambda g: g.id)
 def test_a_playout_past_the_deadline_is_abandoned(game: Game, multi_observer: bool) -> None:
     # A clock that jumps far past the cap after its first reading: the first playout (every
-    # game's is longer than the clock's check interval) is abandoned, nothing is backed up,
-    # and the search still answers at once with a legal move of the seat.
+    # game's whole match is longer than the clock's check interval) is abandoned, nothing is
+    # backed up, and the search still answers at once with a legal move of the seat. The
+    # playouts run to the end here (a cut-off that never cuts): a registered cut-off may end
+    # a playout before the first clock check (its own abandonment: test_search_cutoff.py).
     readings = iter([0.0])
     state = game.new_state(2, game.resolve_options({}), random.Random(3))
     seat = state.to_move()[0]
     stats: dict[str, Any] = {}
     move = search_move(game, state.view(seat), seat, SearchBudget(1_000, 2.5),
                        random.Random(0), stats, clock=lambda: next(readings, 100.0),
-                       multi_observer=multi_observer)
+                       multi_observer=multi_observer, cutoff=Cutoff())
     assert move in state.legal_moves(seat)
     assert stats["stopped"] == "time" and stats["iterations"] == 0 and not stats["visits"]

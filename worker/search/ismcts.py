@@ -206,7 +206,7 @@ def search_move(game: Game, view: View, seat: int, budget: SearchBudget, rng: ra
     leaves the searched roots there (see ``SeatTrees`` and the module docstring).
     ``cutoff`` stops every playout at its horizon and backs up its evaluation instead of
     the finished match's rewards (``Cutoff``); by default the game's registered one
-    (``Game.search_cutoff``), which none is unless its flag ``cutoff_playouts`` is set.
+    (``Game.search_cutoff``), registered per player count (``Game.cutoff_players``).
     """
     if tree is not None and multi_observer:
         raise ValueError("subtree reuse of one tree keeps the searcher's tree alone: "
@@ -214,11 +214,11 @@ def search_move(game: Game, view: View, seat: int, budget: SearchBudget, rng: ra
     if trees is not None and not multi_observer:
         raise ValueError("`trees` keeps one tree per seat: it needs multi_observer")
     play = policy or policy_for(game)
-    cut = cutoff if cutoff is not None else game.search_cutoff()
     start = clock()
     deadline = start + budget.time_cap
     draw = game.sampler(view, seat)
     sample = draw(rng)
+    cut = cutoff if cutoff is not None else game.search_cutoff(sample.num_players)
     if seat not in sample.to_move():
         raise ValueError(f"seat {seat} owes no decision in this view")
     # The searcher's own moves are seen whole: one root edge per legal move, same in every

@@ -32,8 +32,11 @@ def _two_seats(deck: int = 40, bags: tuple[int, int] = (0, 0)) -> NSState:
     return b.done(phase="food", deck=deck, bags=list(bags))
 
 
-def test_not_registered_for_the_search() -> None:
-    assert not GAME.cutoff_playouts and GAME.search_cutoff() is None
+def test_registered_for_the_search_with_two_seats_alone() -> None:
+    # Fitted to and measured in two-seat matches (the module docstring, the README).
+    assert GAME.cutoff_players == frozenset({2})
+    assert isinstance(GAME.search_cutoff(2), RoundCutoff)
+    assert all(GAME.search_cutoff(n) is None for n in range(3, 7))
     assert isinstance(GAME.playout_cutoff(), RoundCutoff)
     assert GAME.playout_cutoff(3).rounds == 3  # type: ignore[union-attr]
     with pytest.raises(ValueError):
