@@ -26,7 +26,10 @@ both specs, variants included. ``+reuse`` keeps the bot's tree between its decis
 ``+moreuse`` keeps every seat's multiple-observer tree the same way (``+mo`` with reuse).
 ``+cut`` stops every playout at the game's candidate cut-off (``Game.playout_cutoff``, e.g.
 Evolution (North Star)'s end of the round) and backs up its evaluation; ``+cut:N`` sets the
-horizon to N (the game's unit). Compare it at equal time and at equal simulations::
+horizon to N (the game's unit). ``+full`` plays playouts to the end of the match even where
+the game registers its cut-off at that player count (``Game.cutoff_players``), so the search
+as it was before a registration plays the search as it is. Compare it at equal time and at
+equal simulations::
 
     python -m bench.accel bench.strength --game evolution-ns --players 2 \\
         --pairing time:0.25+cut,time:0.25 --pairing sims:300+cut,sims:300
@@ -67,7 +70,7 @@ from typing import Any
 from bench.bench_search import load_game
 from shared.accel import compiled_modules
 from shared.games import all_games
-from shared.protocol import Game, Move, State, View
+from shared.protocol import Cutoff, Game, Move, State, View
 from worker.bots import greedy_move
 from worker.search import LEVELS, SearchBudget, search_move
 from worker.search.policies import Policy, heuristic_for, policy_for, random_policy
@@ -107,6 +110,9 @@ VARIANTS: dict[str, dict[str, Any]] = {
     # The game's candidate playout cut-off (``Game.playout_cutoff``) at its default horizon;
     # ``+cut:N`` sets the horizon to N (the game's unit, e.g. rounds).
     "cut": {"cutoff": 0},
+    # Playouts to the end of the match even where the game registers a cut-off
+    # (``Game.cutoff_players``): the search as it was before the registration.
+    "full": {"full_playouts": True},
 }
 
 
@@ -127,6 +133,8 @@ def parse_spec(spec: str) -> tuple[str, str, dict[str, Any]]:
             raise ValueError(f"unknown search variant {variant!r} in {spec!r} "
                              f"(known: {', '.join(VARIANTS)})")
         options.update(VARIANTS[variant])
+    if "cutoff" in options and options.get("full_playouts"):
+        raise ValueError(f"{spec!r}: +cut and +full contradict each other")
     if options and name in ("random", "greedy"):
         raise ValueError(f"{spec!r}: only a search bot has variants")
     return name, suffix, options
@@ -183,7 +191,9 @@ class Bot:
         else:
             raise ValueError(f"unknown bot spec {self.spec!r}")
         horizon = options.pop("cutoff", None)
-        if horizon is not None:  # ``+cut``: 0 asks for the game's default horizon
+        if options.pop("full_playouts", False):
+            options["cutoff"] = Cutoff()  # a cut-off that never cuts: playouts to the end
+        elif horizon is not None:  # ``+cut``: 0 asks for the game's default horizon
             cutoff = game.playout_cutoff(horizon or None)
             if cutoff is None:
                 raise ValueError(f"{game.id} has no playout cut-off")

@@ -20,6 +20,8 @@ from bench.strength import (
     wilson,
 )
 from shared.games import get_game
+from shared.protocol import Cutoff
+from worker.search import SearchBudget, search_move
 
 
 def test_records_every_match_and_resumes_where_it_stopped(tmp_path: Path) -> None:
@@ -153,7 +155,8 @@ def test_a_cut_off_variant_plays_the_games_candidate_at_a_horizon() -> None:
     assert parse_spec("sims:300+cut:2") == ("sims:300", "", {"cutoff": 2})
     assert parse_spec("sims:300+mo+cut:3") == (
         "sims:300", "", {"multi_observer": True, "cutoff": 3})
-    for bad in ("sims:300+cut:0", "sims:300+cut:x", "sims:300+mo:2", "greedy+cut"):
+    for bad in ("sims:300+cut:0", "sims:300+cut:x", "sims:300+mo:2", "greedy+cut",
+                "sims:300+cut+full"):
         with pytest.raises(ValueError):
             parse_spec(bad)
     game = load_game("evolution-ns")
@@ -165,6 +168,29 @@ def test_a_cut_off_variant_plays_the_games_candidate_at_a_horizon() -> None:
     toy_state = toy.new_state(2, {}, random.Random(1))
     with pytest.raises(ValueError, match="no playout cut-off"):
         Bot("sims:20+cut").choose(toy, toy_state.view(0), 0, random.Random(2))
+
+
+def test_a_full_variant_plays_to_the_end_where_a_cut_off_is_registered() -> None:
+    """``+full`` is the search before a registration: the same move and statistics as an
+    explicit never-cutting cut-off, and unlike the registered search's."""
+    assert parse_spec("sims:60+full") == ("sims:60", "", {"full_playouts": True})
+    game = load_game("evolution-ns")
+    assert game.playouts(2) == "cut"
+    state = game.new_state(2, game.resolve_options({}), random.Random(4))
+    seat = state.to_move()[0]
+    view = state.view(seat)
+
+    def visits(**kwargs: object) -> dict[str, int]:
+        stats: dict[str, object] = {}
+        search_move(game, view, seat, SearchBudget(60, 600.0), random.Random(5), stats,
+                    stop_when_decided=False, **kwargs)  # type: ignore[arg-type]
+        return stats["visits"]  # type: ignore[return-value]
+
+    full = visits(cutoff=Cutoff())
+    assert visits() != full  # the registered cut-off changes the search
+    bot = Bot("sims:60+full")
+    chosen = bot.choose(game, view, seat, random.Random(5))
+    assert chosen in state.legal_moves(seat)
 
 
 def test_shared_firsts_count_half_in_the_score() -> None:
