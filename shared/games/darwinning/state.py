@@ -453,8 +453,11 @@ class DarwinningState(State):
         elif kind == "steal":
             upgrades.apply_steal(self, seat, move, events)
         elif kind == "pick":
-            self.discard.remove(move["card"])
-            upgrades.apply_upgrade(self, item["target"], move, events, by=seat)
+            if move["type"] == "no_pick":  # v2.2: the opponent leaves the pick (D-11.7)
+                events.append({"type": "no_pick", "seat": seat})
+            else:
+                self.discard.remove(move["card"])
+                upgrades.apply_upgrade(self, item["target"], move, events, by=seat)
         elif kind == "meta":
             self._place_metamorphosis(item, move["slot"], events)
         self.run_queue(rng, events)
