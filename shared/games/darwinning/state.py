@@ -576,7 +576,9 @@ class DarwinningState(State):
         self._settle_eater(rng, events)
 
     def resolve_survival(self, rng: random.Random, events: list[Event]) -> None:
-        """D-7.4, D-7.5, then Metamorphosis (D-10 #14) in food-chain order."""
+        """D-7.4, D-7.5, then Metamorphosis (D-10 #14) in food-chain order. DECISION
+        (D-14.14): the end of survival is one moment, so every species holding Metamorphosis
+        now draws, even if an earlier draw (a Mutation's steal) takes its Metamorphosis."""
         survival.resolve(self, events)
         self.stage = "meta"
         for seat in self.survival_order():
