@@ -6,7 +6,8 @@ events of the move and (every fourth match) every seat's view and the JSON round
 the result. The search digest covers seeded ISMCTS moves with their per-move visit counts.
 Recorded on the engines before their speed-up (Evolution (North Star) at commit 9cfc884;
 Darwinning! re-recorded at 06e781f, its rules fix ``darwinning-2`` with the engine still
-unchanged otherwise), in ``fixtures/engine_fingerprints.json``, by::
+unchanged otherwise, and again for ``darwinning-3``, the declinable two-player pick), in
+``fixtures/engine_fingerprints.json``, by::
 
     python -m tests.games.engine_fingerprint > tests/games/fixtures/engine_fingerprints.json
 
