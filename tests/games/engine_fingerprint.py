@@ -8,8 +8,9 @@ with playouts to the end of the match whatever cut-off a game registers (the com
 plain builds are compared on the registered search too, ``bench.accel_check``).
 Recorded on the engines before their speed-up (Evolution (North Star) at commit 9cfc884;
 Darwinning! re-recorded at 06e781f, its rules fix ``darwinning-2`` with the engine still
-unchanged otherwise; Evolution (North Star) re-recorded for its rules fix ``evolution-ns-2``),
-in ``fixtures/engine_fingerprints.json``, by::
+unchanged otherwise, and again for ``darwinning-3``, the declinable two-player pick;
+Evolution (North Star) re-recorded for its rules fix ``evolution-ns-2``), in
+``fixtures/engine_fingerprints.json``, by::
 
     python -m tests.games.engine_fingerprint > tests/games/fixtures/engine_fingerprints.json
 

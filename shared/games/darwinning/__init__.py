@@ -29,8 +29,9 @@ class DarwinningGame(Game):
     id = "darwinning"
     name = "Darwinning!"
     # darwinning-2: the dummy's new cards come before the reshuffle (D-11.6); a Metamorphosis
-    # card may replace an ability though a place is free (D-14.14)
-    version = "darwinning-2"
+    # card may replace an ability though a place is free (D-14.14). darwinning-3: the v2.2
+    # two-player pick from the discard pile may be declined (D-11.7, ``no_pick``)
+    version = "darwinning-3"
     min_players = 2
     max_players = 6
     options = (

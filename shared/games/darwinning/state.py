@@ -453,8 +453,11 @@ class DarwinningState(State):
         elif kind == "steal":
             upgrades.apply_steal(self, seat, move, events)
         elif kind == "pick":
-            self.discard.remove(move["card"])
-            upgrades.apply_upgrade(self, item["target"], move, events, by=seat)
+            if move["type"] == "no_pick":  # v2.2: the opponent leaves the pick (D-11.7)
+                events.append({"type": "no_pick", "seat": seat})
+            else:
+                self.discard.remove(move["card"])
+                upgrades.apply_upgrade(self, item["target"], move, events, by=seat)
         elif kind == "meta":
             self._place_metamorphosis(item, move["slot"], events)
         self.run_queue(rng, events)
@@ -573,7 +576,9 @@ class DarwinningState(State):
         self._settle_eater(rng, events)
 
     def resolve_survival(self, rng: random.Random, events: list[Event]) -> None:
-        """D-7.4, D-7.5, then Metamorphosis (D-10 #14) in food-chain order."""
+        """D-7.4, D-7.5, then Metamorphosis (D-10 #14) in food-chain order. DECISION
+        (D-14.14): the end of survival is one moment, so every species holding Metamorphosis
+        now draws, even if an earlier draw (a Mutation's steal) takes its Metamorphosis."""
         survival.resolve(self, events)
         self.stage = "meta"
         for seat in self.survival_order():

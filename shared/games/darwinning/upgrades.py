@@ -4,7 +4,8 @@ Metamorphosis (D-10 #14) and the two-player pick from the discard pile (D-11.7).
 An upgrade move is ``{"type": "upgrade", "card", "use"}`` with ``use`` one of ``chain``
 (up), ``chain_down`` (v1.7 only, D-6.1), ``eggs``, ``environment`` or ``ability`` (then also
 ``"slot"``); ``{"type": "no_upgrade"}`` declines (D-6.5). A pick from the discard pile is the
-same with ``"type": "pick"`` (and no decline).
+same with ``"type": "pick"``; in v2.2 ``{"type": "no_pick"}`` declines it (the leader "lets"
+the opponent pick), in v1.7 the opponent must apply a card (D-11.7).
 """
 
 from __future__ import annotations
@@ -81,17 +82,17 @@ def use_count(st: DarwinningState, card: int, blocked: list[set[int]], envs: set
 
 def random_use(st: DarwinningState, board: Board, cards: list[int], kind: str,
                rng: random.Random) -> Move:
-    """``upgrade_moves`` (kind ``upgrade``, which may decline) or ``pick_moves`` (``pick``)
-    ``[randbelow(rng, n)]``: only counted, then the one move built (a pick from a long
-    discard pile lists hundreds of moves, and a playout takes one)."""
+    """``upgrade_moves`` (kind ``upgrade``, which may decline) or ``pick_moves`` (``pick``,
+    which may decline in v2.2) ``[randbelow(rng, n)]``: only counted, then the one move built
+    (a pick from a long discard pile lists hundreds of moves, and a playout takes one)."""
     blocked = blocked_by_slot(board)
     envs = board.environments()
     distinct = sorted(set(cards))
     counts = [use_count(st, card, blocked, envs) for card in distinct]
-    decline = 1 if kind == "upgrade" else 0
+    decline = 1 if kind == "upgrade" or pick_declinable(st) else 0
     pick = randbelow(rng, sum(counts) + decline)
     if pick < decline:
-        return {"type": "no_upgrade"}
+        return {"type": "no_upgrade"} if kind == "upgrade" else {"type": "no_pick"}
     pick -= decline
     for card, count in zip(distinct, counts, strict=True):
         if pick < count:
@@ -100,8 +101,14 @@ def random_use(st: DarwinningState, board: Board, cards: list[int], kind: str,
     raise IndexError(f"no {kind} move #{pick}")
 
 
+def pick_declinable(st: DarwinningState) -> bool:
+    """D-11.7: v2.2's pick is the opponent's right ("antaa", lets), v1.7's a duty."""
+    return st.edition != "1.7"
+
+
 def pick_count(st: DarwinningState, target: int) -> int:
-    """``len(pick_moves(st, target))`` without building the moves."""
+    """How many ways a discard-pile card can upgrade ``target`` (``pick_moves`` without its
+    decline), without building the moves; none leaves no choice, and no pick is due."""
     board = st.boards[target]
     blocked = blocked_by_slot(board)
     envs = board.environments()
@@ -119,10 +126,12 @@ def upgrade_moves(st: DarwinningState, seat: int, cards: list[int]) -> list[Move
 
 
 def pick_moves(st: DarwinningState, target: int) -> list[Move]:
+    """D-11.7: every use of every discard-pile card on ``target``; v2.2 first offers the
+    decline ``no_pick``."""
     board = st.boards[target]
     blocked = blocked_by_slot(board)
     envs = board.environments()
-    moves: list[Move] = []
+    moves: list[Move] = [{"type": "no_pick"}] if pick_declinable(st) else []
     for card in sorted(set(st.discard)):
         moves.extend(uses(st, board, card, "pick", blocked, envs))
     return moves

@@ -226,6 +226,8 @@ def move_label(st: DarwinningState, move: Move) -> str:
         whose = "your species" if target == actor else _who(st, target)
         return f"take {card_label(move['card'])} from the discard pile for {whose}: " \
                f"{_use(st, target, move)}"
+    if kind == "no_pick":
+        return "decline the pick from the discard pile"
     if kind == "steal":
         return f"steal {ABILITY_NAMES[VALUE[move['card']]]} ({card_label(move['card'])})"
     if kind == "no_steal":

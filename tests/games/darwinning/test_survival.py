@@ -7,7 +7,8 @@ import random
 import pytest
 
 from shared.games.darwinning import survival
-from shared.games.darwinning.cards import ENV_ICON, ENVIRONMENTS, JOKERS
+from shared.games.darwinning.cards import ENV_ICON, ENVIRONMENTS, JOKERS, METAMORPHOSIS
+from shared.games.darwinning.model import Board
 from shared.games.darwinning.state import DarwinningState
 from shared.games.darwinning.survival import can_eat
 
@@ -229,3 +230,35 @@ def test_metamorphosis_card_may_replace_an_ability_though_a_place_is_free() -> N
     survival_position(st2)
     stop_all(st2)
     assert st2.is_over() and st2.boards[0].slots[1] == card("acorn-3a")
+
+
+@pytest.mark.rule("D-14.14", "D-14.8")
+def test_every_species_holding_metamorphosis_when_survival_ends_draws() -> None:
+    """DECISION: "Jokaisen Selviytymiskierroksen lopussa" (at the end of each survival round)
+    is one moment: each species holding Metamorphosis then draws, in food-chain order, even
+    when an earlier draw (a Mutation that steals) has taken its Metamorphosis away, and the
+    species that stole it does not draw again. Here the amoeba draws Mutation, lays it over
+    its own printed Metamorphosis and steals the snake's Metamorphosis card: the snake, with
+    no Metamorphosis left at its draw, still draws and plays the card."""
+    st = bare(3, ["amoeba", "snake", "ape"], envs=("ocean",))
+    assert Board.slot_ability(st.boards[0].slots[0]) == METAMORPHOSIS  # printed
+    stolen = give(st, 1, 2, "acorn-14a")  # the snake's Metamorphosis card
+    snake_draw, mutation = card("flower-7a"), card("acorn-8a")
+    for c in (snake_draw, mutation):  # the deck's top: the amoeba draws Mutation first
+        st.deck.remove(c)
+        st.deck.append(c)
+    survival_position(st)
+    stop_all(st)
+    assert [(q["kind"], q["seat"]) for q in st.queue] == [("meta", 0), ("meta", 1)]
+    assert st.queue[0]["card"] == mutation and "card" not in st.queue[1]
+    st.apply(0, {"type": "metamorphosis", "slot": 0}, RNG)  # over its own Metamorphosis
+    assert st.queue[0] == {"kind": "steal", "seat": 0}
+    events = st.apply(0, {"type": "steal", "card": stolen}, RNG)
+    assert METAMORPHOSIS not in st.boards[1].abilities()  # the snake has lost it ...
+    assert METAMORPHOSIS in st.boards[0].abilities()  # ... to the amoeba's Mutation
+    draws = [e for e in events if e["type"] == "metamorphosis"]
+    assert draws == [{"type": "metamorphosis", "seat": 1, "card": snake_draw}]  # it draws
+    assert st.queue == [{"kind": "meta", "seat": 1, "card": snake_draw}]  # no 2nd amoeba draw
+    assert st.to_move() == [1]
+    st.apply(1, {"type": "metamorphosis", "slot": 2}, RNG)
+    assert st.boards[1].slots[2] == snake_draw and st.is_over()

@@ -11,6 +11,8 @@ from shared.games.darwinning import tricks
 from shared.games.darwinning.cards import CHAIN, EGGS
 from shared.games.darwinning.model import dummy_start
 from shared.games.darwinning.state import DarwinningState
+from shared.moves import move_problem
+from shared.rng import randbelow
 
 from .helpers import bare, card, survival_position
 
@@ -179,13 +181,67 @@ def test_d11_7_pick_from_the_discard_pile() -> None:
         assert st.queue[0]["kind"] == "pick" and st.to_move() == [1]
         target = 1 if edition == "2.2" else 0  # v2.2: own species; v1.7: the empty one's
         assert st.queue[0]["target"] == target
-        picks = st.legal_moves(1)
+        picks = [m for m in st.legal_moves(1) if m["type"] == "pick"]
         assert {m["card"] for m in picks} == {card("blueberry-5a"), card("acorn-3a"),
                                               card("flower-9b")}  # the last trick too
         before = st.boards[target].population
         st.apply(1, {"type": "pick", "card": card("blueberry-5a"), "use": "eggs"}, RNG)
         assert st.boards[target].population == before + EGGS[card("blueberry-5a")]
         assert card("blueberry-5a") in st.boards[target].eggs
+
+
+def pick_position(edition: str) -> DarwinningState:
+    """Seat 0 led the era's last trick with its last card and lost it; after the upgrades
+    seat 1 owes the D-11.7 pick (a blueberry-5a, an egg card, lies in the discard pile)."""
+    st = two(edition=edition, hands=(["acorn-3a"], ["flower-9b", "acorn-1b"]), dummy=[])
+    st.discard = [card("blueberry-5a")]
+    st.deck.remove(card("blueberry-5a"))
+    play = {"type": "play", "cards": [card("acorn-3a")]}
+    reply = {"type": "play", "cards": [card("flower-9b")]}
+    if edition == "1.7":
+        play["dummy"] = reply["dummy"] = []
+    st.apply(0, play, RNG)
+    st.apply(1, reply, RNG)
+    if edition == "2.2":
+        st.apply(0, {"type": "announce", "dummy": []}, RNG)
+        st.apply(1, {"type": "announce", "dummy": []}, RNG)
+    st.apply(0, {"type": "no_upgrade"}, RNG)  # the loser's upgrade (D-5.2)
+    assert st.queue[0]["kind"] == "pick" and st.to_move() == [1]
+    return st
+
+
+@pytest.mark.rule("D-11.7", "D-13.6")
+def test_d11_7_v2_2_pick_may_be_declined_v1_7_pick_is_compulsory() -> None:
+    """FI: the leader "antaa ... vastustajan" (*lets* the opponent) pick a card: a right the
+    opponent may leave unused, as any upgrade (D-6.5). CZ: the opponent "vybere ... a použije
+    ji" (chooses a card and applies it to the empty-handed player's species): a duty."""
+    st = pick_position("2.2")
+    moves = st.legal_moves(1)
+    assert moves[0] == {"type": "no_pick"}
+    assert [m for m in moves if m["type"] != "pick"] == [{"type": "no_pick"}]
+    assert st.move_label({"type": "no_pick"}) == "decline the pick from the discard pile"
+    assert move_problem(GAME, {"type": "no_pick"}) is None  # a move type of the schema
+    board_before = st.boards[1].to_json()
+    pile = sorted(st.discard)
+    events = st.apply(1, {"type": "no_pick"}, RNG)
+    assert {"type": "no_pick", "seat": 1} in events
+    assert st.boards[1].to_json() == board_before  # the species is not upgraded
+    assert sorted(st.discard) == pile  # every card stays in the pile
+    assert not st.queue and st.phase == "keep"  # the era goes on to the keeping (D-5.3)
+
+    st = pick_position("1.7")
+    moves = st.legal_moves(1)
+    assert moves and all(m["type"] == "pick" for m in moves)  # no decline in v1.7
+
+    # The playouts' fast path draws from the same list, decline included.
+    for edition in ("2.2", "1.7"):
+        st = pick_position(edition)
+        legal = st.legal_moves(1)
+        for seed in range(40):
+            fast_rng, listed_rng = random.Random(seed), random.Random(seed)
+            fast = st.clone().random_move(1, fast_rng)
+            assert fast == legal[randbelow(listed_rng, len(legal))], (edition, seed)
+            assert fast_rng.getstate() == listed_rng.getstate()
 
 
 @pytest.mark.rule("D-11.7")
