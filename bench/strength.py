@@ -45,8 +45,9 @@ recorded, one row per rules version. A match played under other rules is a diffe
 the README table (``--markdown``) counts only the current rules version's records. A record
 without ``rules`` predates the field and was played under its game's first rules version
 (``<game>-1``; no game had changed its version before). Each record also keeps how the
-searches' playouts ended (``playouts``: ``full``, or ``cut`` at the game's registered cut-off,
-``Game.playouts``): registering a cut-off changes every search bot's moves at that player
+default search's playouts ended at that player count (``playouts``: ``full``, or ``cut`` at
+the game's registered cut-off, ``Game.playouts``; a ``+cut`` or ``+full`` variant overrides it
+for its own bot): registering a cut-off changes every search bot's moves at that player
 count, so the table counts only records of the search as it now is, and a record without the
 field was played before any game registered one (``full``). A line with ``seeds: [first, last]``
 and ``firsts`` instead of ``seed`` and ``first`` is an earlier run kept only as its total.
