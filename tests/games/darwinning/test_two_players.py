@@ -190,14 +190,14 @@ def test_d11_7_pick_from_the_discard_pile() -> None:
         assert card("blueberry-5a") in st.boards[target].eggs
 
 
-def pick_position(edition: str) -> DarwinningState:
-    """Seat 0 led the era's last trick with its last card and lost it; after the upgrades
-    seat 1 owes the D-11.7 pick (a blueberry-5a, an egg card, lies in the discard pile)."""
-    st = two(edition=edition, hands=(["acorn-3a"], ["flower-9b", "acorn-1b"]), dummy=[])
+def last_trick(edition: str, hands: tuple[list[str], list[str]]) -> DarwinningState:
+    """Seat 0 leads its first card, seat 1 beats it with its first, no dummy card used (a
+    blueberry-5a, an egg card, lies in the discard pile)."""
+    st = two(edition=edition, hands=hands, dummy=[])
     st.discard = [card("blueberry-5a")]
     st.deck.remove(card("blueberry-5a"))
-    play = {"type": "play", "cards": [card("acorn-3a")]}
-    reply = {"type": "play", "cards": [card("flower-9b")]}
+    play = {"type": "play", "cards": [card(hands[0][0])]}
+    reply = {"type": "play", "cards": [card(hands[1][0])]}
     if edition == "1.7":
         play["dummy"] = reply["dummy"] = []
     st.apply(0, play, RNG)
@@ -205,6 +205,13 @@ def pick_position(edition: str) -> DarwinningState:
     if edition == "2.2":
         st.apply(0, {"type": "announce", "dummy": []}, RNG)
         st.apply(1, {"type": "announce", "dummy": []}, RNG)
+    return st
+
+
+def pick_position(edition: str) -> DarwinningState:
+    """Seat 0 led the era's last trick with its last card and lost it; after the upgrades
+    seat 1 owes the D-11.7 pick (a blueberry-5a, an egg card, lies in the discard pile)."""
+    st = last_trick(edition, (["acorn-3a"], ["flower-9b", "acorn-1b"]))
     st.apply(0, {"type": "no_upgrade"}, RNG)  # the loser's upgrade (D-5.2)
     assert st.queue[0]["kind"] == "pick" and st.to_move() == [1]
     return st
@@ -247,18 +254,8 @@ def test_d11_7_v2_2_pick_may_be_declined_v1_7_pick_is_compulsory() -> None:
 @pytest.mark.rule("D-11.7")
 def test_d11_7_v2_2_no_pick_when_the_follower_ran_out_v1_7_pick_for_it() -> None:
     for edition, picks in (("2.2", False), ("1.7", True)):
-        st = two(edition=edition, hands=(["acorn-3a", "acorn-4b"], ["flower-9b"]), dummy=[])
-        st.discard = [card("blueberry-5a")]
-        st.deck.remove(card("blueberry-5a"))
-        play = {"type": "play", "cards": [card("acorn-3a")]}
-        reply = {"type": "play", "cards": [card("flower-9b")]}  # seat 1's last card
-        if edition == "1.7":
-            play["dummy"] = reply["dummy"] = []
-        st.apply(0, play, RNG)
-        st.apply(1, reply, RNG)
-        if edition == "2.2":
-            st.apply(0, {"type": "announce", "dummy": []}, RNG)
-            st.apply(1, {"type": "announce", "dummy": []}, RNG)
+        # Seat 1 answers with its last card.
+        st = last_trick(edition, (["acorn-3a", "acorn-4b"], ["flower-9b"]))
         assert st.emptied == [1] and st.winner == 1
         st.apply(0, {"type": "no_upgrade"}, RNG)
         has_pick = bool(st.queue) and st.queue[0]["kind"] == "pick"
