@@ -148,7 +148,8 @@ def _feedings(st: NSState, seat: int) -> tuple[list[Move], list[Move], bool]:
                 for tindex, target in enumerate(st.species[tseat]):
                     if target is sp or size <= target.body:
                         continue
-                    # N-3.6 (as ``can_attack``): every blocking defence needs a card
+                    # N-3.6: a larger attack size, and every blocking defence negated
+                    # by an Intelligence card
                     blocks = defences(st, seat, sp, tseat, target)
                     if not blocks:
                         forced = forced or is_hungry
@@ -308,16 +309,6 @@ def defences(st: NSState, seat: int, att: Species, tseat: int, target: Species) 
         if right is not None and right.has("warning_call"):
             blocks.append("warning_call_right")
     return blocks
-
-
-def can_attack(st: NSState, seat: int, att: Species, tseat: int, target: Species) -> bool:
-    """N-3.6: larger attack size, and every blocking defence negated by Intelligence cards."""
-    if attack_size(att) <= target.body:
-        return False
-    blocks = defences(st, seat, att, tseat, target)
-    if not blocks:
-        return True
-    return att.has("intelligence") and len(blocks) <= len(st.hands[seat])
 
 
 def _negatable(st: NSState, seat: int, att: Species, tseat: int, target: Species,
