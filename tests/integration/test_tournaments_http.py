@@ -362,6 +362,16 @@ def test_the_tournament_worker_yields_the_cpu_to_peoples_bots(
     ours = os.getpriority(os.PRIO_PROCESS, 0)  # the workers start at the test run's own
     assert tournament == [max(ours, 10)] * len(tournament)
     assert set(_niceness(worker.process.pid)) == {ours}
+    # Each worker leads a session of its own: where the kernel weighs sessions against each
+    # other (autogroups), the tournament's session is lowered too, or niceness does nothing.
+    if Path("/proc/self/autogroup").exists():
+        assert _autogroup_nice(tournament_worker.process.pid) == 10
+        assert _autogroup_nice(worker.process.pid) == 0
+
+
+def _autogroup_nice(pid: int) -> int:
+    """The niceness of a process's scheduling autogroup: "/autogroup-42 nice 10"."""
+    return int(Path(f"/proc/{pid}/autogroup").read_text().split()[-1])
 
 
 def test_people_keep_their_bot_reply_latency_while_a_tournament_runs(stack: Client) -> None:
