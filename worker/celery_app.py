@@ -62,8 +62,8 @@ def _yield_the_cpu(**_: Any) -> None:
         _lower_the_autogroup(settings.worker_nice)
 
 
-def _lower_the_autogroup(nice: int, path: Path = Path("/proc/self/autogroup")) -> None:
-    """Give this session's scheduling autogroup the niceness ``nice`` as well.
+def _lower_the_autogroup(nice: int) -> None:
+    """Give this session's scheduling autogroup the niceness ``nice`` as well (only lowered).
 
     Where the kernel groups processes by session (``sched_autogroup_enabled``, the default of
     most desktop and many server kernels), niceness only ranks processes *within* one
@@ -73,14 +73,19 @@ def _lower_the_autogroup(nice: int, path: Path = Path("/proc/self/autogroup")) -
     never a terminal's. The kernel accepts one unprivileged change every 0.1 s machine-wide
     (EAGAIN otherwise), hence the retries; where there is no autogroup it is a no-op.
     """
+    try:  # "/autogroup-42 nice 0"
+        if int(AUTOGROUP.read_text().split()[-1]) >= nice:
+            return
+    except FileNotFoundError:  # a kernel without autogroups
+        return
     for _ in range(20):
         try:
-            path.write_text(f"{nice}\n")
+            AUTOGROUP.write_text(f"{nice}\n")
             return
         except BlockingIOError:  # EAGAIN: another process changed a group within 0.1 s
             time.sleep(0.11)
-        except OSError as error:  # no autogroups (ENOENT), or not allowed
-            log.info("scheduling autogroup left alone: %s", error)
+        except OSError as error:  # not allowed (a security module, a read-only /proc)
+            log.warning("scheduling autogroup left alone: %s", error)
             return
     log.warning("scheduling autogroup left alone: the kernel kept answering EAGAIN")
 
@@ -92,5 +97,6 @@ def _log_the_build(**_: Any) -> None:
         (log.info if activation.build else log.warning)(activation.message)
 
 
+AUTOGROUP = Path("/proc/self/autogroup")
 _activation: list[accel.Activation] = []
 log = logging.getLogger(__name__)

@@ -352,6 +352,11 @@ def _parent(pid: int) -> int | None:
         return None
 
 
+def _autogroup_nice(pid: int) -> int:
+    """The niceness of a process's scheduling autogroup: "/autogroup-42 nice 10"."""
+    return int(Path(f"/proc/{pid}/autogroup").read_text().split()[-1])
+
+
 def test_the_tournament_worker_yields_the_cpu_to_peoples_bots(
         worker: Worker, tournament_worker: Worker) -> None:
     assert worker.process and tournament_worker.process
@@ -367,11 +372,6 @@ def test_the_tournament_worker_yields_the_cpu_to_peoples_bots(
     if Path("/proc/self/autogroup").exists():
         assert _autogroup_nice(tournament_worker.process.pid) == 10
         assert _autogroup_nice(worker.process.pid) == 0
-
-
-def _autogroup_nice(pid: int) -> int:
-    """The niceness of a process's scheduling autogroup: "/autogroup-42 nice 10"."""
-    return int(Path(f"/proc/{pid}/autogroup").read_text().split()[-1])
 
 
 def test_people_keep_their_bot_reply_latency_while_a_tournament_runs(stack: Client) -> None:
