@@ -74,9 +74,13 @@ def _lower_the_autogroup(nice: int) -> None:
     (EAGAIN otherwise), hence the retries; where there is no autogroup it is a no-op.
     """
     try:  # "/autogroup-42 nice 0"
-        if int(AUTOGROUP.read_text().split()[-1]) >= nice:
-            return
+        current = int(AUTOGROUP.read_text().split()[-1])
     except FileNotFoundError:  # a kernel without autogroups
+        return
+    except (OSError, ValueError) as error:  # unreadable: never stop the worker for it
+        log.warning("scheduling autogroup left alone: %s", error)
+        return
+    if current >= nice:
         return
     for _ in range(20):
         try:
