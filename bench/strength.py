@@ -27,9 +27,9 @@ both specs, variants included. ``+reuse`` keeps the bot's tree between its decis
 ``+cut`` stops every playout at the game's candidate cut-off (``Game.playout_cutoff``, e.g.
 Evolution (North Star)'s end of the round) and backs up its evaluation; ``+cut:N`` sets the
 horizon to N (the game's unit). ``+full`` plays playouts to the end of the match even where
-the game registers its cut-off at that player count (``Game.cutoff_players``), so the search
-as it was before a registration plays the search as it is. Compare it at equal time and at
-equal simulations::
+the game registers its cut-off at that player count and budget (``Game.cutoff_budgets``), so
+the search as it was before a registration plays the search as it is. Compare it at equal
+time and at equal simulations::
 
     python -m bench.accel bench.strength --game evolution-ns --players 2 \\
         --pairing time:0.25+cut,time:0.25 --pairing sims:300+cut,sims:300
@@ -45,11 +45,12 @@ recorded, one row per rules version. A match played under other rules is a diffe
 the README table (``--markdown``) counts only the current rules version's records. A record
 without ``rules`` predates the field and was played under its game's first rules version
 (``<game>-1``; no game had changed its version before). Each record also keeps how the
-default search's playouts ended at that player count (``playouts``: ``full``, or ``cut`` at
-the game's registered cut-off, ``Game.playouts``; a ``+cut`` or ``+full`` variant overrides it
-for its own bot): registering a cut-off changes every search bot's moves at that player
-count, so the table counts only records of the search as it now is, and a record without the
-field was played before any game registered one (``full``). A line with ``seeds: [first, last]``
+default search's playouts ended for its bots (``playouts``: ``full``, or ``cut`` at the
+game's registered cut-off, ``Game.playouts`` under each bot's budget; ``full/cut`` when A's
+and B's differ; a ``+cut`` or ``+full`` variant overrides it for its own bot): registering a
+cut-off changes the moves of every search bot it covers, so the table counts only records of
+the search as it now is, and a record without the field was played before any game
+registered one (``full``). A line with ``seeds: [first, last]``
 and ``firsts`` instead of ``seed`` and ``first`` is an earlier run kept only as its total.
 """
 
@@ -70,6 +71,7 @@ from typing import Any
 
 from bench.bench_search import load_game
 from shared.accel import compiled_modules
+from shared.bot_catalogue import TIMED_SIMULATIONS
 from shared.games import all_games
 from shared.protocol import Cutoff, Game, Move, State, View
 from worker.bots import greedy_move
@@ -112,7 +114,7 @@ VARIANTS: dict[str, dict[str, Any]] = {
     # ``+cut:N`` sets the horizon to N (the game's unit, e.g. rounds).
     "cut": {"cutoff": 0},
     # Playouts to the end of the match even where the game registers a cut-off
-    # (``Game.cutoff_players``): the search as it was before the registration.
+    # (``Game.cutoff_budgets``): the search as it was before the registration.
     "full": {"full_playouts": True},
 }
 
@@ -139,6 +141,30 @@ def parse_spec(spec: str) -> tuple[str, str, dict[str, Any]]:
     if options and name in ("random", "greedy"):
         raise ValueError(f"{spec!r}: only a search bot has variants")
     return name, suffix, options
+
+
+def budget_of(spec: str) -> SearchBudget:
+    """The search budget of a search bot's spec: a level's or ``sims:N`` simulations without
+    the service's time caps, or ``time:S`` seconds a move (a time budget)."""
+    name = parse_spec(spec)[0]
+    if name in LEVELS:
+        return SearchBudget(LEVELS[name].simulations, 3600.0)
+    if name.startswith(("sims:", "ismcts:")):
+        return SearchBudget(int(name.partition(":")[2]), 3600.0)
+    if name.startswith("time:"):
+        return SearchBudget(TIMED_SIMULATIONS, float(name[5:]))
+    raise ValueError(f"unknown bot spec {spec!r}")
+
+
+def pairing_playouts(game: Game, players: int, a: str, b: str) -> str:
+    """How the default search's playouts end for the pairing's search bots (``Game.playouts``
+    under each one's budget, a ``+cut`` or ``+full`` variant aside): ``cut`` or ``full`` when
+    they agree (or no bot searches: ``full``), else A's and B's joined as ``full/cut``."""
+    ends = [game.playouts(players, budget_of(spec)) for spec in (a, b)
+            if parse_spec(spec)[0] not in ("random", "greedy")]
+    if len(set(ends)) <= 1:
+        return ends[0] if ends else "full"
+    return "/".join(ends)
 
 
 @dataclass
@@ -183,14 +209,7 @@ class Bot:
             if heuristic is None:
                 raise ValueError(f"{game.id} has no heuristic playout policy")
             policy = heuristic
-        if name in LEVELS:
-            budget = SearchBudget(LEVELS[name].simulations, 3600.0)
-        elif name.startswith(("sims:", "ismcts:")):
-            budget = SearchBudget(int(name.partition(":")[2]), 3600.0)
-        elif name.startswith("time:"):
-            budget = SearchBudget(10**9, float(name[5:]))
-        else:
-            raise ValueError(f"unknown bot spec {self.spec!r}")
+        budget = budget_of(self.spec)
         horizon = options.pop("cutoff", None)
         if options.pop("full_playouts", False):
             options["cutoff"] = Cutoff()  # a cut-off that never cuts: playouts to the end
@@ -272,7 +291,7 @@ def run_pairing(game_id: str, players: int, a: str, b: str, seeds: range, procs:
     for spec in (a, b):
         parse_spec(spec)  # an unknown variant fails here, not in the first match
     game = load_game(game_id)
-    rules, playouts = game.version, game.playouts(players)
+    rules, playouts = game.version, pairing_playouts(game, players, a, b)
     key = (game_id, players, a, b, rules, playouts)
     done = {seed for record in load_records(out) if pairing_key(record) == key
             for seed in _seeds_of(record)}
@@ -376,14 +395,15 @@ def markdown(records: list[dict[str, Any]], matches: int = 200) -> list[str]:
 
     A row passes when the lower bound of its 95% interval clears the target; a row with fewer
     than ``matches`` matches says so. Pairings outside the plan, and matches played under
-    another rules version than the game's current one or by a search whose playouts ended
-    otherwise than they now do at that player count (``Game.playouts``), are left out."""
+    another rules version than the game's current one or by searches whose playouts ended
+    otherwise than they now do (``pairing_playouts``), are left out."""
     found = {(f.game, f.players, f.a, f.b, f.rules, f.playouts): f for f in figures(records)}
     lines = ["| pairing | matches | A first | rate | 95% CI | seeds | target |",
              "|---|---|---|---|---|---|---|"]
     for game in all_games():
         for players, a, b, target in PLAN:
-            f = found.get((game.id, players, a, b, game.version, game.playouts(players)))
+            f = found.get((game.id, players, a, b, game.version,
+                           pairing_playouts(game, players, a, b)))
             others = f"{players - 1} `{b}`" if players > 2 else f"`{b}`"
             name = f"{game.name} {players}p `{a}` vs {others}"
             if f is None:

@@ -27,6 +27,11 @@ class SearchBudget:
     time_cap: float  # seconds
     min_simulations: int = 0
 
+    @property
+    def timed(self) -> bool:
+        """Whether this is a time budget: its deadline, not its simulations, ends the search."""
+        return self.simulations >= TIMED_SIMULATIONS
+
     def __post_init__(self) -> None:
         if self.simulations < 1:
             raise ValueError("simulations must be at least 1")

@@ -39,11 +39,13 @@ import importlib
 import json
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
+from shared.bot_catalogue import SearchBudget
 from shared.protocol_state import (
     Cutoff,
     Event,
@@ -56,8 +58,8 @@ from shared.protocol_state import (
     canonical_id,
 )
 
-__all__ = ["Cutoff", "Event", "Game", "IllegalMove", "Move", "NotYourTurn", "Option", "Policy",
-           "Result", "State", "View", "canonical_id"]
+__all__ = ["Cutoff", "CutoffBudgets", "Event", "Game", "IllegalMove", "Move", "NotYourTurn",
+           "Option", "Policy", "Result", "State", "View", "canonical_id"]
 
 
 @dataclass(frozen=True)
@@ -87,6 +89,22 @@ class Option:
 #: ``rng`` only. The search plays it with ``apply_legal``, so it must return a move the state
 #: itself offers (from ``legal_moves`` or ``random_move``) or build exactly such a move.
 Policy = Callable[["State", int, random.Random], Move]
+
+
+@dataclass(frozen=True)
+class CutoffBudgets:
+    """The budgets at which a game registers its cut-off (``Game.cutoff_budgets``): a
+    simulation budget of at most ``simulations`` a move, or a time budget
+    (``SearchBudget.timed``) of at most ``seconds`` a move."""
+
+    simulations: int
+    seconds: float
+
+    def cover(self, budget: SearchBudget) -> bool:
+        """Whether the search under ``budget`` cuts its playouts."""
+        if budget.timed:
+            return budget.time_cap <= self.seconds
+        return budget.simulations <= self.simulations
 
 
 class Game(ABC):
@@ -161,25 +179,28 @@ class Game(ABC):
         (``horizon`` in the game's own unit, ``None`` its default) and are scored by the game.
 
         Strength benches compare it with full playouts (``bench.strength`` variant ``+cut``);
-        the search uses it only at the player counts in ``cutoff_players``.
+        the search uses it only at the player counts and budgets in ``cutoff_budgets``.
         """
         return None
 
-    #: The player counts at which the cut-off measurably beat full playouts, both at equal
-    #: wall time and at equal simulations (200 seeded matches each): the search uses it at
-    #: those counts alone, since a cut-off's evaluation is fitted and measured per count.
-    cutoff_players: frozenset[int] = frozenset()
+    #: Per player count, the budgets at which the cut-off measurably beat full playouts
+    #: (200 seeded matches each): the search uses it there alone. A cut-off's evaluation is
+    #: fitted and measured per count, and its bias can cost more than the extra playouts it
+    #: buys once full playouts are plentiful, so a registration names the budgets it won at.
+    cutoff_budgets: Mapping[int, CutoffBudgets] = MappingProxyType({})
 
-    def search_cutoff(self, players: int) -> Cutoff | None:
-        """The cut-off the search plays playouts with in a match of ``players`` seats
-        (``None``: to the end of the match)."""
-        return self.playout_cutoff() if players in self.cutoff_players else None
+    def search_cutoff(self, players: int, budget: SearchBudget) -> Cutoff | None:
+        """The cut-off the search plays playouts with in a match of ``players`` seats under
+        ``budget`` (``None``: to the end of the match)."""
+        where = self.cutoff_budgets.get(players)
+        return self.playout_cutoff() if where is not None and where.cover(budget) else None
 
-    def playouts(self, players: int) -> str:
-        """How the search's playouts end in a match of ``players`` seats: ``"cut"`` at the
-        game's registered cut-off, ``"full"`` at the end of the match. Strength records keep
-        it, since registering a cut-off changes every bot's moves at that count."""
-        return "cut" if players in self.cutoff_players else "full"
+    def playouts(self, players: int, budget: SearchBudget) -> str:
+        """How the search's playouts end in a match of ``players`` seats under ``budget``:
+        ``"cut"`` at the game's registered cut-off, ``"full"`` at the end of the match.
+        Strength records keep it, since registering a cut-off changes the bots' moves."""
+        where = self.cutoff_budgets.get(players)
+        return "cut" if where is not None and where.cover(budget) else "full"
 
     def compiled_modules(self) -> tuple[str, ...]:
         """Dotted names of this engine's modules that the compiled build compiles with mypyc

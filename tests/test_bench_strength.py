@@ -11,9 +11,11 @@ import pytest
 from bench.strength import (
     Bot,
     _ranges,
+    budget_of,
     load_game,
     load_records,
     markdown,
+    pairing_playouts,
     parse_spec,
     run_pairing,
     summarise,
@@ -110,7 +112,8 @@ def test_only_matches_of_the_search_with_the_current_playouts_count(tmp_path: Pa
     """Registering a cut-off at a player count changes every search bot's moves there: the
     matches its search played with full playouts count for nothing in the table."""
     game = get_game("evolution-ns")
-    assert game.playouts(2) == "cut"  # registered for two seats (see its cut-off's tests)
+    # registered for two seats at medium's budget (see its cut-off's tests)
+    assert pairing_playouts(game, 2, "medium", "random") == "cut"
     base = {"game": game.id, "rules": game.version, "players": 2, "a": "medium",
             "b": "random"}
     full = {**base, "seeds": [0, 199], "firsts": 200}  # no "playouts": before the field
@@ -128,6 +131,25 @@ def test_only_matches_of_the_search_with_the_current_playouts_count(tmp_path: Pa
                                "playouts": "cut", "seeds": [0, 1], "firsts": 2}) + "\n")
     run_pairing("toy", 2, "sims:8", "random", range(2), 1, out)
     assert [r.get("playouts") for r in load_records(out)] == ["cut", "full", "full"]
+
+
+def test_a_record_keeps_how_each_search_bots_playouts_ended() -> None:
+    """The cut-off is registered per budget: a pairing's label says how each search bot's
+    default playouts ended, so replaying is asked of exactly the rows whose moves changed."""
+    game = get_game("evolution-ns")
+    assert pairing_playouts(game, 2, "medium", "greedy") == "cut"  # greedy does not search
+    assert pairing_playouts(game, 2, "easy", "sims:300") == "cut"
+    assert pairing_playouts(game, 2, "hard", "medium") == "full/cut"  # A's, then B's
+    assert pairing_playouts(game, 2, "medium", "hard") == "cut/full"
+    assert pairing_playouts(game, 2, "hard", "hard+full") == "full"  # variants aside
+    assert pairing_playouts(game, 2, "time:0.25", "time:1") == "cut/full"
+    assert pairing_playouts(game, 3, "medium", "random") == "full"  # two seats alone
+    assert pairing_playouts(game, 2, "random", "greedy") == "full"  # nothing searches
+    assert pairing_playouts(get_game("savanna"), 2, "medium", "random") == "full"
+    assert budget_of("time:0.25").timed and not budget_of("hard").timed
+    assert budget_of("ismcts:400") == budget_of("sims:400") == SearchBudget(400, 3600.0)
+    with pytest.raises(ValueError, match="unknown bot spec"):
+        budget_of("tough")
 
 
 def test_a_pairing_names_search_variants_and_records_them(tmp_path: Path) -> None:
@@ -175,7 +197,7 @@ def test_a_full_variant_plays_to_the_end_where_a_cut_off_is_registered() -> None
     explicit never-cutting cut-off, and unlike the registered search's."""
     assert parse_spec("sims:60+full") == ("sims:60", "", {"full_playouts": True})
     game = load_game("evolution-ns")
-    assert game.playouts(2) == "cut"
+    assert game.playouts(2, SearchBudget(60, 600.0)) == "cut"
     state = game.new_state(2, game.resolve_options({}), random.Random(4))
     seat = state.to_move()[0]
     view = state.view(seat)

@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from shared.protocol import Cutoff, State
+from shared.bot_catalogue import budget_for
+from shared.protocol import Cutoff, CutoffBudgets, State
 from tests.worker.toygame import TOY, ToyGame, ToyState
 from worker.search import SearchBudget, search_move
 from worker.search.policies import playout_cut, random_policy
@@ -37,13 +38,17 @@ class RoundCut(Cutoff):
         return [self.value] * state.num_players
 
 
+#: A registration covering ``BUDGET`` (200 simulations) and time budgets up to 1 s.
+COVERING = CutoffBudgets(simulations=200, seconds=1.0)
+
+
 class CutToy(ToyGame):
     """The toy game offering ``RoundCut`` as its candidate cut-off, registered at the player
-    counts ``registered``."""
+    counts and budgets ``registered``."""
 
-    def __init__(self, registered: frozenset[int] = frozenset()) -> None:
+    def __init__(self, registered: dict[int, CutoffBudgets] | None = None) -> None:
         super().__init__(hand=6)
-        self.cutoff_players = registered
+        self.cutoff_budgets = registered or {}
         self.offered: list[RoundCut] = []
 
     def playout_cutoff(self, horizon: int | None = None) -> Cutoff | None:
@@ -61,8 +66,8 @@ def _search(game: ToyGame, state: State, seat: int, **kwargs: Any) -> tuple[Any,
 
 
 def test_the_hook_is_off_by_default_and_an_unregistered_cutoff_changes_nothing() -> None:
-    assert TOY.playout_cutoff() is None and TOY.search_cutoff(2) is None
-    assert not TOY.cutoff_players and TOY.playouts(2) == "full"
+    assert TOY.playout_cutoff() is None and TOY.search_cutoff(2, BUDGET) is None
+    assert not TOY.cutoff_budgets and TOY.playouts(2, BUDGET) == "full"
     state = CutToy().new_state(2, {}, random.Random(3))
     plain = _search(ToyGame(hand=6), state, 0)
     offered = CutToy()
@@ -92,8 +97,8 @@ def test_playouts_stop_at_the_horizon_and_back_up_the_evaluation() -> None:
 
 
 def test_a_registered_cutoff_is_used_without_being_asked() -> None:
-    game = CutToy(frozenset({2}))
-    assert game.playouts(2) == "cut" and game.playouts(3) == "full"
+    game = CutToy({2: COVERING})
+    assert game.playouts(2, BUDGET) == "cut" and game.playouts(3, BUDGET) == "full"
     state = game.new_state(2, {}, random.Random(6))
     _, stats = _search(game, state, 0)
     [cut] = game.offered
@@ -105,10 +110,26 @@ def test_a_registered_cutoff_is_used_without_being_asked() -> None:
 
 
 def test_a_cutoff_registered_for_two_seats_leaves_three_seats_uncut() -> None:
-    game = CutToy(frozenset({2}))
+    game = CutToy({2: COVERING})
     state = game.new_state(3, {}, random.Random(6))
     assert _search(game, state, 1) == _search(ToyGame(hand=6), state, 1)  # full playouts
-    assert game.offered == [] and game.search_cutoff(3) is None
+    assert game.offered == [] and game.search_cutoff(3, BUDGET) is None
+
+
+def test_a_cutoff_registered_up_to_a_budget_leaves_bigger_budgets_uncut() -> None:
+    # A cut-off can win with few simulations and lose with many (the README's North Star
+    # measurements): a registration names the budgets it won at, and only those cut.
+    small = CutoffBudgets(simulations=199, seconds=0.5)
+    game = CutToy({2: small})
+    state = game.new_state(2, {}, random.Random(6))
+    assert _search(game, state, 0) == _search(ToyGame(hand=6), state, 0)  # 200: full
+    assert game.offered == [] and game.playouts(2, BUDGET) == "full"
+    assert small.cover(SearchBudget(simulations=199, time_cap=60.0))
+    assert not small.cover(SearchBudget(simulations=200, time_cap=0.1))  # not by its cap
+    # A time budget (``SearchBudget.timed``) is covered by its deadline, not its ceiling.
+    assert small.cover(budget_for(None, None, 0.5))
+    assert not small.cover(budget_for(None, None, 0.6))
+    assert game.search_cutoff(2, budget_for(None, None, 0.5)) is game.offered[-1]
 
 
 def test_multi_observer_search_cuts_too() -> None:

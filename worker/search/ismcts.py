@@ -206,7 +206,8 @@ def search_move(game: Game, view: View, seat: int, budget: SearchBudget, rng: ra
     leaves the searched roots there (see ``SeatTrees`` and the module docstring).
     ``cutoff`` stops every playout at its horizon and backs up its evaluation instead of
     the finished match's rewards (``Cutoff``); by default the game's registered one
-    (``Game.search_cutoff``), registered per player count (``Game.cutoff_players``).
+    (``Game.search_cutoff``), registered per player count and budget
+    (``Game.cutoff_budgets``).
     """
     if tree is not None and multi_observer:
         raise ValueError("subtree reuse of one tree keeps the searcher's tree alone: "
@@ -218,7 +219,7 @@ def search_move(game: Game, view: View, seat: int, budget: SearchBudget, rng: ra
     deadline = start + budget.time_cap
     draw = game.sampler(view, seat)
     sample = draw(rng)
-    cut = cutoff if cutoff is not None else game.search_cutoff(sample.num_players)
+    cut = cutoff if cutoff is not None else game.search_cutoff(sample.num_players, budget)
     if seat not in sample.to_move():
         raise ValueError(f"seat {seat} owes no decision in this view")
     # The searcher's own moves are seen whole: one root edge per legal move, same in every

@@ -3,16 +3,18 @@
 Rules: docs/rules/evolution-ns.md (rule ids N-x.y). Modules: ``cards`` (the deck data),
 ``model`` (a species board), ``state`` (match and round flow), ``play`` (food card and
 play-cards phase), ``feeding`` (effects, feeding, attacks, traits), ``views`` (N-6, wording),
-``cutoff`` (the search's playout cut-off, registered for two seats).
+``cutoff`` (the search's playout cut-off, registered for two seats and the budgets
+it won at).
 """
 
 from __future__ import annotations
 
 import random
+from types import MappingProxyType
 from typing import Any
 
 from shared.games import register
-from shared.protocol import Cutoff, Game, Option, State, View
+from shared.protocol import Cutoff, CutoffBudgets, Game, Option, State, View
 
 from .cards import QUICK_FORCED_PLAYERS
 from .state import NSState
@@ -50,11 +52,13 @@ class EvolutionNSGame(Game):
 
         return sample_from_view(view, seat, rng)
 
-    #: Measured with two seats (README, "Search changes tried"): at equal time and at equal
-    #: simulations it beat full playouts over 200 seeded matches each. Its evaluation was
-    #: fitted to two-seat matches and its rewards match the search's terminal scale only
-    #: there, so with more seats the search plays its playouts out.
-    cutoff_players = frozenset({2})
+    #: Measured with two seats (README, "Search changes tried"): it beat full playouts over
+    #: 200 seeded matches each at 0.25 s a move (equal time) and at 300 and 1,000 simulations
+    #: a move (equal simulations), but at ``hard``'s 10,000 full playouts beat it, so it is
+    #: registered up to ``medium``'s 1,000. Its evaluation was fitted to two-seat matches and
+    #: its rewards match the search's terminal scale only there, so with more seats the
+    #: search plays its playouts out.
+    cutoff_budgets = MappingProxyType({2: CutoffBudgets(simulations=1_000, seconds=0.25)})
 
     def playout_cutoff(self, horizon: int | None = None) -> Cutoff | None:
         """Stop a playout ``horizon`` round ends ahead (default 1: the end of the round it

@@ -1,6 +1,6 @@
 """A playout cut-off for Evolution (North Star): stop at a round boundary and estimate the
-final standing (``Game.playout_cutoff``; the search uses it with two seats,
-``EvolutionNSGame.cutoff_players``).
+final standing (``Game.playout_cutoff``; the search uses it with two seats up to 1,000
+simulations a move, ``EvolutionNSGame.cutoff_budgets``).
 
 A playout stops once it has played ``rounds`` round ends (N-3.5) past the round it began in,
 i.e. at the next round's start (cards dealt, N-3.1). The position is then scored as each

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from shared.bot_catalogue import HINT_BUDGET, LEVELS, budget_for
 from shared.games import get_game
 from shared.games.evolution_ns.cutoff import (
     RoundCutoff,
@@ -32,11 +33,15 @@ def _two_seats(deck: int = 40, bags: tuple[int, int] = (0, 0)) -> NSState:
     return b.done(phase="food", deck=deck, bags=list(bags))
 
 
-def test_registered_for_the_search_with_two_seats_alone() -> None:
-    # Fitted to and measured in two-seat matches (the module docstring, the README).
-    assert GAME.cutoff_players == frozenset({2})
-    assert isinstance(GAME.search_cutoff(2), RoundCutoff)
-    assert all(GAME.search_cutoff(n) is None for n in range(3, 7))
+def test_registered_for_the_search_with_two_seats_at_the_budgets_it_won_at() -> None:
+    # Fitted to and measured in two-seat matches (the module docstring, the README): it won
+    # at 0.25 s, 300 and 1,000 simulations a move, and lost to full playouts at 10,000.
+    easy, medium, hard = LEVELS["easy"], LEVELS["medium"], LEVELS["hard"]
+    for budget in (easy, medium, HINT_BUDGET, budget_for(None, None, 0.25)):
+        assert isinstance(GAME.search_cutoff(2, budget), RoundCutoff)
+    for budget in (hard, budget_for(None, 1_001, None), budget_for(None, None, 0.3)):
+        assert GAME.search_cutoff(2, budget) is None
+    assert all(GAME.search_cutoff(n, easy) is None for n in range(3, 7))
     assert isinstance(GAME.playout_cutoff(), RoundCutoff)
     assert GAME.playout_cutoff(3).rounds == 3  # type: ignore[union-attr]
     with pytest.raises(ValueError):
