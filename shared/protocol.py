@@ -192,15 +192,17 @@ class Game(ABC):
     def search_cutoff(self, players: int, budget: SearchBudget) -> Cutoff | None:
         """The cut-off the search plays playouts with in a match of ``players`` seats under
         ``budget`` (``None``: to the end of the match)."""
-        where = self.cutoff_budgets.get(players)
-        return self.playout_cutoff() if where is not None and where.cover(budget) else None
+        return self.playout_cutoff() if self._cuts(players, budget) else None
 
     def playouts(self, players: int, budget: SearchBudget) -> str:
         """How the search's playouts end in a match of ``players`` seats under ``budget``:
         ``"cut"`` at the game's registered cut-off, ``"full"`` at the end of the match.
         Strength records keep it, since registering a cut-off changes the bots' moves."""
+        return "cut" if self._cuts(players, budget) else "full"
+
+    def _cuts(self, players: int, budget: SearchBudget) -> bool:
         where = self.cutoff_budgets.get(players)
-        return "cut" if where is not None and where.cover(budget) else "full"
+        return where is not None and where.cover(budget)
 
     def compiled_modules(self) -> tuple[str, ...]:
         """Dotted names of this engine's modules that the compiled build compiles with mypyc
