@@ -30,7 +30,7 @@ from api.match_schemas import (
 )
 from shared.errors import Unavailable, Unprocessable
 from shared.hints import hint
-from shared.queue import request_hint
+from shared.queue import send_hint
 from shared.service import redact
 from shared.store import ENDED, MatchRecord
 
@@ -100,8 +100,8 @@ def suggest_move(match_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
     assert seat is not None  # required=True: no token is a 401
     broker = settings().broker_url
     try:
-        return hint(service(), match_id, seat, lambda *args: request_hint(broker, *args)), \
-            200, {}
+        return hint(service(), match_id, seat, lambda *args: send_hint(broker, *args),
+                    settings().hint_wait_seconds), 200, {}
     except Unavailable as busy:  # not a server fault: every bot worker is busy; ask again
         retry = busy.extra["retry_after"]
         return ({"status": "searching", "detail": busy.detail, "retry_after": retry}, 202,

@@ -68,11 +68,20 @@ LONGEST_CAP = max(max(b.time_cap for b in LEVELS.values()),
                   MAX_SIMULATIONS / 1000 * CUSTOM_CAP_PER_1000, MAX_SECONDS)
 
 # Hints for people (GET /v1/matches/{id}/hint): a `medium`-sized search with a short cap, one
-# hint per seat per HINT_INTERVAL seconds, the API waiting HINT_WAIT seconds for a worker (less
-# than the interval, so a seat never has two hint searches under way).
+# hint search per seat per HINT_INTERVAL seconds, the API waiting HINT_WAIT seconds for its
+# answer (HINT_WAIT_SECONDS) and telling a person who got none to ask again HINT_RETRY seconds
+# later. A hint task that has not started HINT_QUEUED seconds after it was sent expires; while
+# one is asked for (at most HINT_ASKED seconds: queued, searching, and the task's time limit)
+# asking again waits for it rather than searching again, and its answer is kept HINT_KEEP
+# seconds, so asking again at the same version costs nothing.
 HINT_BUDGET = SearchBudget(simulations=1_000, time_cap=3.0)
 HINT_INTERVAL = 10.0
 HINT_WAIT = 8.0
+HINT_RETRY = 2
+HINT_QUEUED = 30.0
+HINT_TIME_LIMIT = HINT_BUDGET.time_cap + 15
+HINT_ASKED = HINT_QUEUED + HINT_TIME_LIMIT + 5
+HINT_KEEP = 600.0
 
 BOT_KINDS: dict[str, dict[str, object]] = {
     "random": {"description": "Plays a uniformly random legal move.", "levels": []},

@@ -52,6 +52,8 @@ class Settings:
     # Seconds a finished rated or tournament match may owe its finish handling (rating,
     # tournament tick) before the tournament sweep does it instead of the task sent at its end.
     finish_retry_after: float = 5.0
+    # Seconds a hint request waits for the worker's answer before a 202 (ask again).
+    hint_wait_seconds: float = 8.0
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -92,4 +94,5 @@ class Settings:
             stalled_expire_seconds=float(os.environ.get("STALLED_EXPIRE_SECONDS", 86400)),
             cors_origins=os.environ.get("CORS_ORIGINS", "*"),
             worker_nice=int(os.environ.get("WORKER_NICE", 0)),
+            hint_wait_seconds=float(os.environ.get("HINT_WAIT_SECONDS", 8.0)),
         )

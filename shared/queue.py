@@ -7,12 +7,12 @@ waits behind a tournament's searches (``make run`` starts a worker for each).
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable
 from functools import lru_cache
 
 from celery import Celery
-from celery.exceptions import TimeoutError as CeleryTimeout
+
+from shared.bot_catalogue import HINT_QUEUED
 
 BOT_TURN_TASK = "evo.play_bot_turn"
 SWEEP_TASK = "evo.sweep_bot_turns"
@@ -24,7 +24,6 @@ TOURNAMENT_TICK_TASK = "evo.tick_tournament"
 TOURNAMENT_SWEEP_TASK = "evo.sweep_tournaments"
 DEADLINE_SWEEP_TASK = "evo.sweep_deadlines"
 AMQP_SCHEMES = ("amqp://", "amqps://", "pyamqp://")
-log = logging.getLogger(__name__)
 
 
 def celery_config(broker_url: str) -> dict[str, object]:
@@ -60,23 +59,6 @@ def _sender(broker_url: str) -> Celery:
     return app
 
 
-def result_config(broker_url: str) -> dict[str, object]:
-    """Where results go: only the hint task keeps one (``request_hint`` waits for it), for a
-    few minutes. The worker and the hint sender use it; the other senders have no result
-    backend, so sending a task never subscribes to a result nobody reads. With RabbitMQ as
-    the broker (``amqp://``) a result travels back as a message (``rpc://``): Celery 5 has no
-    AMQP result store."""
-    backend = broker_url if broker_url.startswith(("redis://", "rediss://")) else "rpc://"
-    return {"result_backend": backend, "result_expires": 300}
-
-
-@lru_cache(maxsize=4)
-def _hint_sender(broker_url: str) -> Celery:
-    app = Celery("evo-hints")
-    app.conf.update({**celery_config(broker_url), **result_config(broker_url)})
-    return app
-
-
 def make_enqueue(broker_url: str, queue: str = BOT_QUEUE) -> Callable[[str, int, int], None]:
     """An ``enqueue(match_id, seat, version)`` that sends a bot-turn task by name."""
 
@@ -105,21 +87,9 @@ def broker_reachable(broker_url: str) -> bool:
         return False
 
 
-def request_hint(broker_url: str, match_id: str, seat: int, version: int,
-                 wait: float) -> dict[str, object] | None:
-    """Ask a worker, by task name, for ``seat``'s suggested move at ``version``; wait up to
-    ``wait`` seconds for the answer (``None`` if none came: the task then expires unstarted
-    or its late answer is dropped)."""
-    result = _hint_sender(broker_url).send_task(HINT_TASK, args=[match_id, seat, version],
-                                                queue=BOT_QUEUE, expires=wait,
-                                                ignore_result=False)
-    try:
-        answer = result.get(timeout=wait, propagate=True, disable_sync_subtasks=False)
-    except CeleryTimeout:
-        return None
-    except Exception:  # a failed task: the caller answers 503, never a 500
-        log.exception("hint task failed for match %s seat %s", match_id, seat)
-        return None
-    finally:
-        result.forget()
-    return answer if isinstance(answer, dict) else None
+def send_hint(broker_url: str, match_id: str, seat: int, version: int) -> None:
+    """Ask a worker, by task name, for ``seat``'s suggested move at ``version``; the answer
+    comes back through the match store (``shared.hints``). Unstarted after ``HINT_QUEUED``
+    seconds, the task expires: the question's mark has run out by the time anyone asks again."""
+    _sender(broker_url).send_task(HINT_TASK, args=[match_id, seat, version], queue=BOT_QUEUE,
+                                  expires=HINT_QUEUED)

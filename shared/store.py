@@ -20,6 +20,10 @@ so on Redis Cluster all keys of one match live in one slot and one script can wr
 * an ended match's own keys (state, tokens) expire ``ended_ttl`` seconds after it ends
   (``ENDED_TTL``); the write that ends a match compacts its log, keeps its result and sets
   all these times to live in its one script, so no crash leaves an ended match without them;
+* ``evo:m:{id}:hint:{seat}:{version}`` string — the answer to a hint asked at that version
+  (JSON, TTL), announced on ``evo:m:{id}:hints``, so a person who asks again (a dropped
+  connection, a 202) gets it without another search; ``evo:m:{id}:hintq:{seat}:{version}``
+  string — a hint search asked for and not yet answered (TTL: the longest it may take);
 * ``evo:m:{id}:queued:{seat}:{version}`` string — a bot turn's task is in the queue (set
   before it is sent, removed when a worker starts it; the lease then says it is running), so
   the sweep re-enqueues only a turn whose task is lost, however long the queue;
@@ -641,6 +645,41 @@ class MatchStore:
 
     def release_bot_turn(self, match_id: str, seat: int, version: int) -> None:
         self.redis.delete(self._key(match_id, f":lease:{seat}:{version}"))
+
+    # -- hints ------------------------------------------------------------------------------
+    def hint_channel(self, match_id: str) -> str:
+        return self._key(match_id, ":hints")
+
+    def claim_hint(self, match_id: str, seat: int, version: int, ttl: float) -> bool:
+        """Note that a hint search for this question is asked; False if one already is."""
+        key = self._key(match_id, f":hintq:{seat}:{version}")
+        return bool(self.redis.set(key, "1", nx=True, px=int(ttl * 1000)))
+
+    def hint_claimed(self, match_id: str, seat: int, version: int) -> bool:
+        return bool(self.redis.exists(self._key(match_id, f":hintq:{seat}:{version}")))
+
+    def release_hint(self, match_id: str, seat: int, version: int) -> None:
+        """Forget an asked search that will not answer (so the next ask sends another)."""
+        self.redis.delete(self._key(match_id, f":hintq:{seat}:{version}"))
+
+    def keep_hint(self, match_id: str, seat: int, version: int, answer: dict[str, Any],
+                  ttl: float) -> None:
+        """Keep a hint's answer for ``ttl`` seconds and wake those waiting for it."""
+        self.redis.set(self._key(match_id, f":hint:{seat}:{version}"), json.dumps(answer),
+                       px=int(ttl * 1000))
+        self.redis.publish(self.hint_channel(match_id), f"{seat}:{version}")
+
+    def kept_hint(self, match_id: str, seat: int, version: int) -> dict[str, Any] | None:
+        raw = self.redis.get(self._key(match_id, f":hint:{seat}:{version}"))
+        return None if raw is None else json.loads(raw)
+
+    def wait_for_hint(self, match_id: str, seat: int, version: int,
+                      timeout: float) -> dict[str, Any] | None:
+        """The kept answer to this question, waiting up to ``timeout`` seconds for it."""
+        key = self._key(match_id, f":hint:{seat}:{version}")
+        raw = wait_on(self.redis, [self.hint_channel(match_id)],
+                      lambda: self.redis.get(key) or "", "", timeout)
+        return json.loads(raw) if raw else None
 
     def rate_limit(self, key: str, seconds: float) -> float:
         """0.0 if the caller named ``key`` may go ahead now (a window of ``seconds`` starts),

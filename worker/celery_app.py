@@ -17,13 +17,12 @@ from shared.queue import (
     SWEEP_TASK,
     TOURNAMENT_SWEEP_TASK,
     celery_config,
-    result_config,
 )
 from worker.logs import quiet_routine_task
 
 settings = Settings.from_env()
 app = Celery("evo-worker", include=["worker.tasks"])
-app.conf.update({**celery_config(settings.broker_url), **result_config(settings.broker_url)})
+app.conf.update(celery_config(settings.broker_url))
 # The worker process outlives any Redis error. A full Redis answers the consumer's writes
 # (acknowledging a message, declaring a queue) with an OOM *response* error, which kombu's
 # Redis transport counts as a channel error: Celery stops the worker on one unless

@@ -1,4 +1,5 @@
-"""The worker's side of a hint: the move the search suggests for a seat, from its view alone."""
+"""The worker's side of a hint: the move the search suggests for a seat, from its view alone,
+kept in the match store for the API (``shared.hints``) to read."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import json
 import random
 from typing import Any
 
-from shared.bot_catalogue import HINT_BUDGET
+from shared.bot_catalogue import HINT_BUDGET, HINT_KEEP
 from shared.games import get_game
 from shared.service import MatchService
 from worker.search import search_move
@@ -31,3 +32,16 @@ def suggest(service: MatchService, match_id: str, seat: int, version: int) -> di
             "label": state.move_label(move),
             "win_estimate": None if value is None else round(value, 3),
             "simulations": stats["iterations"], "think_seconds": round(stats["elapsed"], 3)}
+
+
+
+def answer(service: MatchService, match_id: str, seat: int, version: int) -> dict[str, Any]:
+    """:func:`suggest`, kept for the API; a search that fails releases the question, so the
+    next ask sends another."""
+    try:
+        found = suggest(service, match_id, seat, version)
+    except BaseException:  # the task's soft time limit too
+        service.store.release_hint(match_id, seat, version)
+        raise
+    service.store.keep_hint(match_id, seat, version, found, HINT_KEEP)
+    return found

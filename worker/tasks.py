@@ -10,7 +10,7 @@ from redis.exceptions import RedisError
 
 from shared import services, stats
 from shared.accounts import parse_networks
-from shared.bot_catalogue import HINT_BUDGET, LONGEST_CAP
+from shared.bot_catalogue import HINT_TIME_LIMIT, LONGEST_CAP
 from shared.config import Settings
 from shared.queue import (
     BOT_TURN_TASK,
@@ -93,9 +93,9 @@ def sweep_tournaments() -> int:
     return _services().tournaments.sweep(settings.finish_retry_after)
 
 
-# A hint keeps its result (the API waits for it); nobody retries a lost one, the person asks
-# again, so no late acknowledgement.
-@app.task(name=HINT_TASK, ignore_result=False, acks_late=False,
-          soft_time_limit=HINT_BUDGET.time_cap + 15, time_limit=HINT_BUDGET.time_cap + 30)
-def hint(match_id: str, seat: int, version: int) -> dict[str, object]:
-    return hints.suggest(_services().matches, match_id, seat, version)
+# A hint's answer goes to the match store, where the API waits for it; nobody retries a lost
+# one (the person asks again once the question's mark expires), so no late acknowledgement.
+@app.task(name=HINT_TASK, ignore_result=True, acks_late=False,
+          soft_time_limit=HINT_TIME_LIMIT, time_limit=HINT_TIME_LIMIT + 15)
+def hint(match_id: str, seat: int, version: int) -> None:
+    hints.answer(_services().matches, match_id, seat, version)

@@ -1,8 +1,9 @@
 """RabbitMQ as the broker, for real: a local RabbitMQ node (Debian's ``rabbitmq-server``,
 ``scripts/localrabbit.py``), the API under gunicorn and a Celery worker with
 ``BROKER_URL=amqp://…``, the match store on Redis. Bot turns travel over AMQP in a quorum
-queue, hints come back over ``rpc://`` (Celery's result backend for an AMQP broker), and a
-bot turn outlives a SIGKILLed worker in RabbitMQ's queue until a new worker plays it."""
+queue, a hint's task too (its answer comes back through the match store, so no result
+backend is needed), and a bot turn outlives a SIGKILLed worker in RabbitMQ's queue until a
+new worker plays it."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from scripts.localrabbit import LocalRabbit, installed, start_rabbitmq
 from shared.queue import BOT_QUEUE, BOT_TURN_TASK
 from tests.api.test_openapi import component
 from tests.integration.conftest import Client, Worker, running_api, stack_env
+from tests.integration.test_hints_http import ask_hint
 from tests.integration.test_matches_http import play_human_until_over
 
 pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("rabbitmq")]
@@ -97,9 +99,10 @@ def test_a_person_and_two_bots_play_to_the_end_over_amqp(rabbit_stack: RabbitSta
                               arguments={"x-queue-type": "quorum"})
 
 
-def test_hints_come_back_over_rpc(rabbit_stack: RabbitStack) -> None:
-    """Three people ask at once (three greenlets of the same API processes waiting on the
-    ``rpc://`` backend): each gets the answer to their own question."""
+def test_hints_come_back_with_an_amqp_broker(rabbit_stack: RabbitStack) -> None:
+    """Three people ask at once (three greenlets of the same API processes, the tasks sent
+    over AMQP, the answers waited for in the match store): each gets the answer to their own
+    question."""
     client = rabbit_stack.client
     asks = []
     for seed in (41, 42, 43):
@@ -112,14 +115,8 @@ def test_hints_come_back_over_rpc(rabbit_stack: RabbitStack) -> None:
     answers: dict[str, Any] = {}
 
     def ask(match_id: str, token: str) -> None:
-        with Client(client.base) as own:
-            response = own.call("GET", f"/v1/matches/{match_id}/hint", token)
-            for _ in range(3):  # 202: both pool processes were busy; ask again after a while
-                if response.status_code != 202:
-                    break
-                time.sleep(int(response.headers["Retry-After"]))
-                response = own.call("GET", f"/v1/matches/{match_id}/hint", token)
-        answers[match_id] = response
+        with Client(client.base) as own:  # 202s: both pool processes were busy
+            answers[match_id] = ask_hint(own, f"/v1/matches/{match_id}/hint", token)
 
     threads = [threading.Thread(target=ask, args=(match_id, token))
                for match_id, token, _, _ in asks]

@@ -33,10 +33,12 @@ def test_every_key_of_a_match_shares_one_slot(store_client: RedisClient) -> None
     service.submit_move(record.id, 0, record.version, move, idempotency_key="k")
     service.store.claim_bot_turn(record.id, 1, record.version + 1, ttl=5)
     service.store.mark_turn_queued(record.id, 1, record.version + 1, ttl=5)
+    service.store.claim_hint(record.id, 1, record.version + 1, ttl=5)
+    service.store.keep_hint(record.id, 1, record.version + 1, {"move_id": "x"}, ttl=5)
     keys = list(store_client.scan_iter(match=match_key(record.id) + "*"))
     suffixes = {key[len(match_key(record.id)):].split(":")[1] for key in keys if ":" in
                 key[len(match_key(record.id)):]}
-    assert {"log", "tok", "idem", "lease", "queued"} <= suffixes
+    assert {"log", "tok", "idem", "lease", "queued", "hint", "hintq"} <= suffixes
     assert len({key_slot(key.encode()) for key in keys}) == 1
 
 
@@ -173,6 +175,22 @@ def test_rate_limits_and_the_bot_cap_work_on_either_store(store_client: RedisCli
     cap = BotWorkCap(MatchStore(store_client))
     assert cap.reserve("192.0.2.9", record.id, 2, cap=4) is None
     assert cap.reserve("192.0.2.9", "next", 3, cap=4) == 2  # 2 live + 3 would pass 4
+
+
+def test_a_hints_answer_wakes_its_waiter_on_either_store(store_client: RedisClient) -> None:
+    store = MatchStore(store_client)
+    assert store.claim_hint("m-h", 0, 4, ttl=30) and not store.claim_hint("m-h", 0, 4, ttl=30)
+    assert store.wait_for_hint("m-h", 0, 4, timeout=0.1) is None
+    timer = threading.Timer(0.3, store.keep_hint, ("m-h", 0, 4, {"move_id": "pick:x"}, 30))
+    timer.start()
+    started = time.monotonic()
+    try:
+        assert store.wait_for_hint("m-h", 0, 4, timeout=10) == {"move_id": "pick:x"}
+    finally:
+        timer.join()
+    assert time.monotonic() - started < 5  # woken by the announcement, not the timeout
+    assert store.kept_hint("m-h", 0, 4) == {"move_id": "pick:x"}
+    assert store.kept_hint("m-h", 0, 5) is None and store.kept_hint("m-h", 1, 4) is None
 
 
 def test_a_write_is_answered_truthfully_when_only_a_global_index_fails(

@@ -1,12 +1,11 @@
 """Settings of a scaled-out deployment: the cluster needs a broker of its own, and the broker
-may be a Redis or RabbitMQ."""
+may be a Redis or RabbitMQ; the defaults of a few others."""
 
 from __future__ import annotations
 
 import pytest
 
 from shared.config import Settings
-from shared.queue import result_config
 from shared.redis_client import parse_nodes
 
 
@@ -24,9 +23,13 @@ def test_a_cluster_store_needs_a_broker_of_its_own(monkeypatch: pytest.MonkeyPat
         ("10.0.0.1", 7000), ("10.0.0.2", 6379)]
 
 
-def test_hint_results_follow_the_broker() -> None:
-    assert result_config("redis://broker:6379/0")["result_backend"] == "redis://broker:6379/0"
-    assert result_config("amqp://guest@rabbit//")["result_backend"] == "rpc://"
+def test_a_hint_waits_eight_seconds_for_its_answer_unless_set(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("REDIS_CLUSTER_NODES", raising=False)
+    monkeypatch.delenv("HINT_WAIT_SECONDS", raising=False)
+    assert Settings.from_env().hint_wait_seconds == 8.0
+    monkeypatch.setenv("HINT_WAIT_SECONDS", "2.5")
+    assert Settings.from_env().hint_wait_seconds == 2.5
 
 
 def test_the_turn_budget_is_five_seconds_unless_set(monkeypatch: pytest.MonkeyPatch) -> None:

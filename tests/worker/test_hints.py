@@ -1,18 +1,21 @@
-"""The worker's hint against a real Redis: a legal move from the seat's view."""
+"""Hints against a real Redis: the worker's legal move from the seat's view, kept in the
+match store, and the API side's one search per question."""
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import pytest
 import redis
 
 from shared import hints
-from shared.errors import Conflict, Forbidden, TooManyRequests
+from shared.bot_catalogue import HINT_RETRY
+from shared.errors import Conflict, Forbidden, TooManyRequests, Unavailable
 from shared.service import MatchService
 from shared.store import MatchStore
 from tests.shared.test_service import Recorder
-from worker.hints import suggest
+from worker.hints import answer, suggest
 
 
 @pytest.fixture
@@ -23,6 +26,18 @@ def service(redis_client: redis.Redis) -> MatchService:
 def _humans(service: MatchService, game: str) -> Any:
     record, _ = service.create_match(game, {}, 4, [{"kind": "human"}, {"kind": "human"}])
     return record
+
+
+class Worker:
+    """A worker answering in this process: counts the searches it is sent."""
+
+    def __init__(self, service: MatchService, answers: bool = True) -> None:
+        self.service, self.answers, self.sent = service, answers, []
+
+    def __call__(self, match_id: str, seat: int, version: int) -> None:
+        self.sent.append((match_id, seat, version))
+        if self.answers:
+            answer(self.service, match_id, seat, version)
 
 
 @pytest.mark.parametrize("game", ["savanna", "evolution"])
@@ -45,20 +60,97 @@ def test_a_stale_question_gets_no_search(service: MatchService) -> None:
     assert suggest(service, record.id, 1 - seat, record.version) == {"error": "stale"}
 
 
-def test_hints_are_rate_limited_per_seat_and_refused_when_nothing_is_owed(
+def test_asking_again_returns_the_kept_answer_without_another_search(
         service: MatchService) -> None:
     record = _humans(service, "evolution")
     seat = record.to_move[0]
-
-    def ask(match_id: str, seat: int, version: int, wait: float) -> dict[str, Any]:
-        return suggest(service, match_id, seat, version)  # the worker's code, in process
-
-    assert hints.hint(service, record.id, seat, ask)["seat"] == seat
-    with pytest.raises(TooManyRequests) as limited:
-        hints.hint(service, record.id, seat, ask)
-    assert 0 < limited.value.extra["retry_after"] <= hints.HINT_INTERVAL
+    worker = Worker(service)
+    first = hints.hint(service, record.id, seat, worker)
+    assert first["seat"] == seat and len(worker.sent) == 1
+    # A dropped connection, a second device: the same question, the same answer, no search
+    # and no rate limit (it costs nothing).
+    assert hints.hint(service, record.id, seat, worker) == first
+    assert len(worker.sent) == 1
     with pytest.raises(Conflict):
-        hints.hint(service, record.id, 1 - seat, ask)
+        hints.hint(service, record.id, 1 - seat, worker)
+
+
+def test_a_new_search_is_rate_limited_per_seat(service: MatchService) -> None:
+    # Savanna: both seats pick at once, so seat 0 owes a new question once seat 1 has picked.
+    record = _humans(service, "savanna")
+    worker = Worker(service)
+    hints.hint(service, record.id, 0, worker)
+    assert hints.hint(service, record.id, 1, worker)["seat"] == 1  # the limit is per seat
+    pick = service.legal_moves(record, 1)[0]["id"]
+    service.submit_move(record.id, 1, record.version, pick)
+    with pytest.raises(TooManyRequests) as limited:
+        hints.hint(service, record.id, 0, worker)
+    assert 0 < limited.value.extra["retry_after"] <= hints.HINT_INTERVAL
+    assert len(worker.sent) == 2
+
+
+def test_asking_while_the_search_runs_waits_for_it_and_sends_no_other(
+        service: MatchService) -> None:
+    record = _humans(service, "evolution")
+    seat = record.to_move[0]
+    busy = Worker(service, answers=False)  # queued behind other searches
+    for _ in range(3):  # the first ask sends it; the next ones wait for it, never 429
+        with pytest.raises(Unavailable) as waited:
+            hints.hint(service, record.id, seat, busy, wait=0.2)
+        assert waited.value.extra["retry_after"] == HINT_RETRY
+    assert busy.sent == [(record.id, seat, record.version)]
+    found = answer(service, record.id, seat, record.version)  # the late answer
+    assert hints.hint(service, record.id, seat, busy, wait=0.2) == found
+    assert len(busy.sent) == 1
+
+
+def test_a_late_answer_wakes_the_waiting_ask(service: MatchService) -> None:
+    record = _humans(service, "evolution")
+    seat = record.to_move[0]
+    busy = Worker(service, answers=False)
+    with pytest.raises(Unavailable):
+        hints.hint(service, record.id, seat, busy, wait=0.1)
+    timer = threading.Timer(0.3, answer, (service, record.id, seat, record.version))
+    timer.start()
+    try:
+        got = hints.hint(service, record.id, seat, busy, wait=10.0)
+    finally:
+        timer.join()
+    assert got["version"] == record.version and len(busy.sent) == 1
+
+
+def test_a_search_that_fails_or_is_never_sent_is_asked_again(
+        service: MatchService, monkeypatch: pytest.MonkeyPatch) -> None:
+    record = _humans(service, "evolution")
+    seat = record.to_move[0]
+
+    def broker_away(match_id: str, seat: int, version: int) -> None:
+        raise ConnectionError("broker away")
+
+    with pytest.raises(ConnectionError):
+        hints.hint(service, record.id, seat, broker_away)
+    assert not service.store.hint_claimed(record.id, seat, record.version)
+
+    def crash(*args: Any) -> Any:
+        raise RuntimeError("search failed")
+
+    service.store.claim_hint(record.id, seat, record.version, 60)
+    monkeypatch.setattr("worker.hints.suggest", crash)
+    with pytest.raises(RuntimeError):
+        answer(service, record.id, seat, record.version)
+    assert not service.store.hint_claimed(record.id, seat, record.version)
+    assert service.store.kept_hint(record.id, seat, record.version) is None
+
+
+def test_a_question_the_match_moved_past_is_a_conflict(service: MatchService) -> None:
+    record = _humans(service, "evolution")
+    seat = record.to_move[0]
+
+    def moved_on(match_id: str, seat: int, version: int) -> None:
+        service.store.keep_hint(match_id, seat, version, {"error": "stale"}, 60)
+
+    with pytest.raises(Conflict, match="moved on"):
+        hints.hint(service, record.id, seat, moved_on)
 
 
 @pytest.mark.parametrize("where", [{"tournament": "t-1"}])
@@ -67,8 +159,8 @@ def test_hints_are_off_in_tournament_matches(service: MatchService,
     record, _ = service.create_match("evolution", {}, 4, [{"kind": "human"}, {"kind": "human"}],
                                      **where)
 
-    def ask(match_id: str, seat: int, version: int, wait: float) -> dict[str, Any]:
+    def send(match_id: str, seat: int, version: int) -> None:
         raise AssertionError("no search may be asked for")
 
     with pytest.raises(Forbidden, match="off in tournament and rated"):
-        hints.hint(service, record.id, record.to_move[0], ask)
+        hints.hint(service, record.id, record.to_move[0], send)
