@@ -33,13 +33,14 @@ def hint(service: MatchService, match_id: str, seat: int, send: Send,
         raise Conflict(f"seat {seat} owes no decision now", version=record.version)
     store, version = service.store, record.version
     answer = store.kept_hint(match_id, seat, version)
-    if answer is None and not store.hint_claimed(match_id, seat, version):
+    # The question's mark first (atomic): an ask that finds one waits for that search.
+    if answer is None and store.claim_hint(match_id, seat, version, HINT_ASKED):
         limited = store.rate_limit(f"hint:{match_id}:{seat}", HINT_INTERVAL)
         if limited:
+            store.release_hint(match_id, seat, version)
             raise TooManyRequests(f"one hint search per seat every {HINT_INTERVAL:g} s; "
                                   f"retry in {limited:.1f} s", retry_after=limited)
-        if store.claim_hint(match_id, seat, version, HINT_ASKED):
-            _send(service, send, match_id, seat, version)
+        _send(service, send, match_id, seat, version)
     if answer is None:
         answer = store.wait_for_hint(match_id, seat, version, wait)
     if answer is None:

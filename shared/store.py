@@ -655,9 +655,6 @@ class MatchStore:
         key = self._key(match_id, f":hintq:{seat}:{version}")
         return bool(self.redis.set(key, "1", nx=True, px=int(ttl * 1000)))
 
-    def hint_claimed(self, match_id: str, seat: int, version: int) -> bool:
-        return bool(self.redis.exists(self._key(match_id, f":hintq:{seat}:{version}")))
-
     def release_hint(self, match_id: str, seat: int, version: int) -> None:
         """Forget an asked search that will not answer (so the next ask sends another)."""
         self.redis.delete(self._key(match_id, f":hintq:{seat}:{version}"))

@@ -104,6 +104,27 @@ def test_asking_while_the_search_runs_waits_for_it_and_sends_no_other(
     assert len(busy.sent) == 1
 
 
+def test_asks_at_once_send_one_search(service: MatchService) -> None:
+    record = _humans(service, "evolution")
+    seat = record.to_move[0]
+    busy = Worker(service, answers=False)
+    outcomes: list[str] = []
+
+    def ask() -> None:
+        try:
+            hints.hint(service, record.id, seat, busy, wait=0.5)
+        except Exception as error:  # the outcome is what is checked
+            outcomes.append(type(error).__name__)
+
+    threads = [threading.Thread(target=ask) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert outcomes == ["Unavailable"] * 6  # all wait for the one search, none is a 429
+    assert len(busy.sent) == 1
+
+
 def test_a_late_answer_wakes_the_waiting_ask(service: MatchService) -> None:
     record = _humans(service, "evolution")
     seat = record.to_move[0]
@@ -129,16 +150,15 @@ def test_a_search_that_fails_or_is_never_sent_is_asked_again(
 
     with pytest.raises(ConnectionError):
         hints.hint(service, record.id, seat, broker_away)
-    assert not service.store.hint_claimed(record.id, seat, record.version)
+    assert service.store.claim_hint(record.id, seat, record.version, 60)  # released
 
     def crash(*args: Any) -> Any:
         raise RuntimeError("search failed")
 
-    service.store.claim_hint(record.id, seat, record.version, 60)
     monkeypatch.setattr("worker.hints.suggest", crash)
     with pytest.raises(RuntimeError):
         answer(service, record.id, seat, record.version)
-    assert not service.store.hint_claimed(record.id, seat, record.version)
+    assert service.store.claim_hint(record.id, seat, record.version, 60)  # released
     assert service.store.kept_hint(record.id, seat, record.version) is None
 
 
