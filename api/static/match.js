@@ -1,5 +1,6 @@
 // The match page: draws the board from the view, follows the event stream, and lets a
-// person holding a seat's token play by clicking one of the legal moves the API lists.
+// person holding a seat's token play by clicking one of the legal moves the API lists, or
+// ask what the bot would play (the hint marks that move).
 "use strict";
 
 const matchId = document.body.dataset.match;
@@ -102,6 +103,44 @@ function drawMoves(moves) {
   list.replaceChildren(...moves.moves.map((move) => Arena.el("button", {
     class: "move", dataset: { id: move.id }, onclick: () => play(moves.version, move.id),
   }, move.label)));
+  // A hint answers one version: new moves clear it. No hints where results count.
+  document.getElementById("hint-row").hidden = Boolean(page.match.rated || page.match.tournament);
+  document.getElementById("hint-text").textContent = "";
+}
+
+async function askHint() {
+  const version = page.moves && page.moves.version;
+  const button = document.getElementById("hint");
+  const text = document.getElementById("hint-text");
+  button.disabled = true;
+  text.textContent = "The bot is thinking…";
+  try {
+    // 202: the workers are busy and the search goes on; asking again waits for it.
+    for (let tries = 0; tries < 20; tries++) {
+      const hint = await Arena.api("GET", `/v1/matches/${matchId}/hint`, {
+        token: Arena.tokens(matchId)[page.seat] });
+      if (!page.moves || page.moves.version !== version) return;  // the match moved on
+      if (hint.status !== "searching") {
+        showHint(hint);
+        return;
+      }
+      await new Promise((resolve) => { setTimeout(resolve, hint.retry_after * 1000); });
+    }
+    text.textContent = "No bot had time to answer; ask again later.";
+  } catch (failure) {
+    if (page.moves && page.moves.version === version) text.textContent = failure.message;
+  } finally {
+    button.disabled = false;
+  }
+}
+
+function showHint(hint) {
+  document.querySelectorAll("button.move").forEach((b) => {
+    b.classList.toggle("hinted", b.dataset.id === hint.move_id);
+  });
+  const estimate = hint.win_estimate === null ? ""
+    : ` (win estimate ${Math.round(hint.win_estimate * 100)}%)`;
+  document.getElementById("hint-text").textContent = `The bot would play: ${hint.label}${estimate}`;
 }
 
 async function play(version, moveId) {
@@ -175,4 +214,5 @@ function follow() {
 }
 
 document.getElementById("join").addEventListener("click", join);
+document.getElementById("hint").addEventListener("click", askHint);
 refresh().then(follow);

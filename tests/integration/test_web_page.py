@@ -153,6 +153,28 @@ def test_a_spectator_watches_bots_and_any_game_has_a_board(
     expect(page.locator("#board")).to_contain_text("Animals")
 
 
+def test_a_person_asks_what_the_bot_would_play(
+        page: Page, api_url: str, client: Client, worker: Worker) -> None:
+    created = client.create({"game": "evolution", "seed": 8, "seats": [
+        {"kind": "human"}, {"kind": "bot", "bot": {"kind": "random"}}]})
+    match_id, token = created["id"], created["tokens"][0]["token"]
+    page.goto(f"{api_url}/play/{match_id}#seat=0&token={token}")
+    expect(page.locator("#moves-card button.move").first).to_be_visible(timeout=TURN_TIMEOUT)
+    page.click("#hint")
+    expect(page.locator("#hint-text")).to_contain_text("The bot would play:",
+                                                       timeout=TURN_TIMEOUT)
+    hinted = page.locator("button.move.hinted")
+    expect(hinted).to_have_count(1)
+    # The page's hint is the API's answer to this question, kept: asking again costs no search
+    # and is no 429.
+    again = client.call("GET", f"/v1/matches/{match_id}/hint", token)
+    assert again.status_code == 200, again.text
+    assert hinted.get_attribute("data-id") == again.json()["move_id"]
+    assert again.json()["label"] in page.locator("#hint-text").inner_text()
+    hinted.click()  # playing it clears the hint with the moves it answered
+    expect(page.locator("button.move.hinted")).to_have_count(0, timeout=TURN_TIMEOUT)
+
+
 CROSS_ORIGIN_PAGE = """<!doctype html><html><body><script>
 window.playWholeMatch = async (api) => {
   const call = async (method, path, token, body) => {
