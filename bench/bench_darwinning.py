@@ -30,7 +30,7 @@ def main() -> None:
         state = game.new_state(args.players, {"edition": args.edition}, rng)
         while not state.is_over():
             seat = state.to_move()[0]
-            state.apply_legal(seat, state.random_move(seat, rng), rng)  # as playouts do
+            state.advance(seat, state.random_move(seat, rng), rng)  # as playouts do
         matches += 1
     elapsed = time.perf_counter() - start
     print(f"darwinning random playouts: {matches / elapsed:.1f} matches/s "

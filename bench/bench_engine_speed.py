@@ -49,7 +49,7 @@ def playout_rate(game: Game, players: int, seconds: float) -> tuple[float, float
         state = game.new_state(players, options, rng)
         while not state.is_over():
             seat = state.to_move()[0]
-            state.apply_legal(seat, state.random_move(seat, rng), rng)
+            state.advance(seat, state.random_move(seat, rng), rng)
         matches += 1
     return (matches / (time.perf_counter() - start),
             matches / (time.process_time() - cpu))

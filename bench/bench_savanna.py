@@ -27,7 +27,7 @@ def run(seconds: float, players: int, seed: int = 12345) -> tuple[int, float]:
         state = game.new_state(players, options, rng)
         while not state.is_over():
             for seat in state.to_move():
-                state.apply_legal(seat, state.random_move(seat, rng), rng)  # as playouts do
+                state.advance(seat, state.random_move(seat, rng), rng)  # as playouts do
         state.result()
         matches += 1
         elapsed = time.perf_counter() - start

@@ -38,7 +38,7 @@ def snapshots(matches: int) -> list[Row]:
         last = state.round
         while not state.is_over():
             seat = state.to_move()[0]
-            state.apply_legal(seat, state.random_move(seat, rng), rng)
+            state.advance(seat, state.random_move(seat, rng), rng)
             if state.round != last and not state.is_over():
                 last = state.round
                 points = state.scores()[0]

@@ -23,8 +23,9 @@ they hold. Conventions (see DESIGN.md):
 * Fast paths for the search, each with a plain default an engine may override with an exact
   equivalent (the conformance test checks each against the plain form): ``Game.sampler``
   (many samples of one view), ``State.observed_moves`` (every legal move with its
-  observation), ``random_move`` (a legal move, uniformly) and ``apply_legal`` (play a move
-  the state itself offered, without re-validating it).
+  observation), ``random_move`` (a legal move, uniformly), ``apply_legal`` (play a move
+  the state itself offered, without re-validating it) and ``advance`` (the same without
+  building the events, which a search never reads).
 * An optional playout cut-off (``Game.playout_cutoff``, a :class:`Cutoff`): the search stops
   a playout at a game-defined horizon and backs up the game's evaluation of the position.
 
@@ -86,7 +87,7 @@ class Option:
 
 
 #: A playout policy: a legal move for ``seat`` in a full (determinized) ``state``, drawn with
-#: ``rng`` only. The search plays it with ``apply_legal``, so it must return a move the state
+#: ``rng`` only. The search plays it with ``advance``, so it must return a move the state
 #: itself offers (from ``legal_moves`` or ``random_move``) or build exactly such a move.
 Policy = Callable[["State", int, random.Random], Move]
 

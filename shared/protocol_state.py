@@ -141,6 +141,11 @@ class State(metaclass=ABCMeta):
         re-validating them. Anything that came from outside must go through ``apply``."""
         return self.apply(seat, move, rng)
 
+    def advance(self, seat: int, move: Move, rng: random.Random) -> None:
+        """``apply_legal`` without its events: the search's step (it never reads them), so
+        an engine may skip building them. Same state afterwards (the conformance test)."""
+        self.apply_legal(seat, move, rng)
+
     def observe_move(self, seat: int, move: Move, observer: int) -> str:
         """What ``observer`` learns when ``seat`` plays ``move`` (ISMCTS keys its tree on it).
 

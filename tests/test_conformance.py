@@ -3,8 +3,8 @@
 Each check here holds for any game: codec round-trips, views are JSON and stable under
 ``sample_from_view`` (and ``sampler`` draws the same states), a sampled state offers the seat
 the same legal moves, the bulk ``observed_moves`` agrees with ``observe_move``, ``apply_legal``
-does what ``apply`` does, illegal moves leave the state untouched, clones are independent,
-and matches end with a sane result.
+and ``advance`` do what ``apply`` does, illegal moves leave the state untouched, clones are
+independent, and matches end with a sane result.
 """
 
 from __future__ import annotations
@@ -89,6 +89,10 @@ def test_random_play_conforms(case: tuple[Game, int, int]) -> None:
         events = checked.apply(seat, move, random.Random(step))
         assert unchecked.apply_legal(seat, move, random.Random(step)) == events
         assert unchecked.to_json() == checked.to_json()
+        quiet = state.clone()  # advance (the search's step, no events) leaves the same state
+        quiet.advance(seat, move, random.Random(step))
+        assert quiet.to_json() == checked.to_json()
+        assert quiet.legal_moves(seat) == checked.legal_moves(seat)
         events = state.apply(seat, move, rng)
         assert isinstance(events, list) and all("type" in e for e in events)
         json.dumps(events)

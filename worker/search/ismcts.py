@@ -389,7 +389,7 @@ def _iterate(state: State, root: Node, seat: int, play: Policy, rng: random.Rand
                 child = node.children[secret[1]]
                 child.avail += 1
                 path.append(child)
-                state.apply_legal(actor, move, rng)
+                state.advance(actor, move, rng)
                 node = child
                 seats = state.to_move()
                 continue
@@ -414,7 +414,7 @@ def _iterate(state: State, root: Node, seat: int, play: Policy, rng: random.Rand
             group = groups[key]
             move = group[0] if len(group) == 1 else group[randbelow(rng, len(group))]
         path.append(child)
-        state.apply_legal(actor, move, rng)
+        state.advance(actor, move, rng)
         node = child
         if expanded:
             break
@@ -479,7 +479,7 @@ def _iterate_multi(state: State, roots: list[Node], seat: int, play: Policy, rng
                     _note_seen(step, by_searcher)
                 paths[observer].append(step)
                 nodes[observer] = step
-        state.apply_legal(actor, move, rng)
+        state.advance(actor, move, rng)
         if expanded:
             break
         seats = state.to_move()

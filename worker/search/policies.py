@@ -44,7 +44,7 @@ def playout(state: State, policy: Policy, rng: random.Random) -> None:
             return
         seat = seats[0]
         move = state.random_move(seat, rng) if uniform else policy(state, seat, rng)
-        state.apply_legal(seat, move, rng)
+        state.advance(seat, move, rng)
 
 
 def playout_until(state: State, policy: Policy, rng: random.Random, deadline: float,
@@ -65,7 +65,7 @@ def playout_until(state: State, policy: Policy, rng: random.Random, deadline: fl
             return False
         seat = seats[0]
         move = state.random_move(seat, rng) if uniform else policy(state, seat, rng)
-        state.apply_legal(seat, move, rng)
+        state.advance(seat, move, rng)
 
 
 def playout_cut(state: State, policy: Policy, rng: random.Random, deadline: float,
@@ -88,4 +88,4 @@ def playout_cut(state: State, policy: Policy, rng: random.Random, deadline: floa
             return False, None
         seat = seats[0]
         move = state.random_move(seat, rng) if uniform else policy(state, seat, rng)
-        state.apply_legal(seat, move, rng)
+        state.advance(seat, move, rng)

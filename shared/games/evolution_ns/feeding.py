@@ -27,7 +27,7 @@ START_EFFECTS: Final = ("fertile", "long_neck", "fat_tissue")
 
 # -- the start of feeding (N-3.4, N-3.8) -------------------------------------------------------
 
-def start_feeding(st: NSState, rng: random.Random, events: list[Event]) -> None:
+def start_feeding(st: NSState, rng: random.Random, events: list[Event] | None) -> None:
     """Reveal the food cards and change the watering hole by their sum; then the effects."""
     cards = [c for c in st.food_cards if c is not None]
     total = sum(FOOD_OF[c] for c in cards)
@@ -41,8 +41,9 @@ def start_feeding(st: NSState, rng: random.Random, events: list[Event]) -> None:
         st.bank_out += change
     st.discard.extend(cards)
     st.food_cards = [None] * st.num_players
-    events.append({"type": "food_revealed", "cards": cards, "sum": total, "change": change,
-                   "hole": st.hole})
+    if events is not None:
+        events.append({"type": "food_revealed", "cards": cards, "sum": total, "change": change,
+                       "hole": st.hole})
     st.phase = "effects"
     for seat in range(st.num_players):
         st.effects[seat] = [
@@ -59,7 +60,7 @@ def _effect_applies(st: NSState, sp: Species, trait: str) -> bool:
     return sp.fat > 0
 
 
-def _run_effects(st: NSState, rng: random.Random, events: list[Event]) -> None:
+def _run_effects(st: NSState, rng: random.Random, events: list[Event] | None) -> None:
     """Clockwise from the first player (DECISION); a seat with two or more effects chooses
     the order (N-3.8), one left resolves by itself."""
     for seat in st.order_from(st.first):
@@ -79,14 +80,14 @@ def effect_moves(st: NSState, seat: int) -> list[Move]:
 
 
 def apply_effect(st: NSState, seat: int, move: Move, rng: random.Random,
-                 events: list[Event]) -> None:
+                 events: list[Event] | None) -> None:
     st.effects[seat].remove([move["species"], move["trait"]])
     _resolve_effect(st, seat, move["species"], move["trait"], events)
     _run_effects(st, rng, events)
 
 
 def _resolve_effect(st: NSState, seat: int, index: int, trait: str,
-                    events: list[Event]) -> None:
+                    events: list[Event] | None) -> None:
     sp = st.species[seat][index]
     if trait == "fertile":
         if st.hole > 0 and sp.pop < MAX_VALUE:  # N-5.8
@@ -101,19 +102,20 @@ def _resolve_effect(st: NSState, seat: int, index: int, trait: str,
         if moved > 0:
             sp.fat -= moved
             sp.food += moved
-    events.append({"type": "effect", "seat": seat, "species": index, "trait": trait})
+    if events is not None:
+        events.append({"type": "effect", "seat": seat, "species": index, "trait": trait})
 
 
 # -- feeding turns (N-3.4, N-3.9) --------------------------------------------------------------
 
-def start_feeding_turns(st: NSState, rng: random.Random, events: list[Event]) -> None:
+def start_feeding_turns(st: NSState, rng: random.Random, events: list[Event] | None) -> None:
     st.phase = "feed"
     st.passed = [False] * st.num_players
     st.pending = None
     _next_feeder(st, st.first, rng, events)
 
 
-def _next_feeder(st: NSState, start: int, rng: random.Random, events: list[Event]) -> None:
+def _next_feeder(st: NSState, start: int, rng: random.Random, events: list[Event] | None) -> None:
     """The next seat clockwise that can feed; none: the phase ends (N-3.4). A seat that
     passed is asked again only for a compulsory feeding (N-3.9)."""
     for seat in st.order_from(start):
@@ -183,19 +185,21 @@ def feed_moves(st: NSState, seat: int) -> list[Move]:
 
 
 def apply_feed(st: NSState, seat: int, move: Move, rng: random.Random,
-               events: list[Event]) -> None:
+               events: list[Event] | None) -> None:
     kind = move["type"]
     row = st.species[seat]
     if kind == "pass":
         st.passed[seat] = True
-        events.append({"type": "pass", "seat": seat})
+        if events is not None:
+            events.append({"type": "pass", "seat": seat})
     elif kind == "eat":
         sp = row[move["species"]]
         taken = _take_plant(st, sp)
         if sp.has("foraging") and st.hole > 0 and sp.can_eat(plant=True):
             taken += _take_plant(st, sp)  # N-5.9: a second plant food, own feeding only
-        events.append({"type": "ate", "seat": seat, "species": move["species"],
-                       "food": taken, "hole": st.hole})
+        if events is not None:
+            events.append({"type": "ate", "seat": seat, "species": move["species"],
+                           "food": taken, "hole": st.hole})
         cooperate(st, seat, sp, "hole", True, events)
     elif kind == "intelligence":
         sp = row[move["species"]]
@@ -207,8 +211,9 @@ def apply_feed(st: NSState, seat: int, move: Move, rng: random.Random,
                 sp.give()
                 st.bank_out += 1
                 taken += 1
-        events.append({"type": "intelligence_food", "seat": seat, "species": move["species"],
-                       "card": move["card"], "food": taken})
+        if events is not None:
+            events.append({"type": "intelligence_food", "seat": seat, "species": move["species"],
+                           "card": move["card"], "food": taken})
         cooperate(st, seat, sp, "bank", True, events)
     elif kind == "attack":
         att = row[move["species"]]
@@ -217,8 +222,9 @@ def apply_feed(st: NSState, seat: int, move: Move, rng: random.Random,
                 st, seat, att, move["target_seat"], target, []):
             st.pending = {"species": move["species"], "target_seat": move["target_seat"],
                           "target": move["target"], "negated": []}
-            events.append({"type": "attack_declared", "seat": seat, "species": move["species"],
-                           "target_seat": move["target_seat"], "target": move["target"]})
+            if events is not None:
+                events.append({"type": "attack_declared", "seat": seat, "species": move["species"],
+                               "target_seat": move["target_seat"], "target": move["target"]})
             return  # N-3.6 (1): the Intelligence choices come first, as moves
         resolve_attack(st, seat, att, move["target_seat"], target, [], rng, events)
     elif kind == "negate":
@@ -227,8 +233,9 @@ def apply_feed(st: NSState, seat: int, move: Move, rng: random.Random,
         st.hands[seat].remove(move["card"])
         st.discard.append(move["card"])
         pending["negated"].append(move["trait"])
-        events.append({"type": "negated", "seat": seat, "trait": move["trait"],
-                       "card": move["card"]})
+        if events is not None:
+            events.append({"type": "negated", "seat": seat, "trait": move["trait"],
+                           "card": move["card"]})
         att = row[pending["species"]]
         target = st.species[pending["target_seat"]][pending["target"]]
         if st.hands[seat] and _negatable(st, seat, att, pending["target_seat"], target,
@@ -256,7 +263,7 @@ def _take_plant(st: NSState, sp: Species) -> int:
 
 
 def cooperate(st: NSState, seat: int, sp: Species, source: str, plant: bool,
-              events: list[Event]) -> None:
+              events: list[Event] | None) -> None:
     """N-5.5: the species directly to the right takes 1 food of the same kind (``plant``
     food or meat) from the same source (``"hole"`` or ``"bank"``); chains. A carnivore never
     takes plant food, from the bank either (N-5.1: Long Neck, Intelligence)."""
@@ -274,8 +281,9 @@ def cooperate(st: NSState, seat: int, sp: Species, source: str, plant: bool,
             st.hole -= 1
         else:
             st.bank_out += 1
-        events.append({"type": "cooperation", "seat": seat, "species": index,
-                       "source": source, "food": "plant" if plant else "meat"})
+        if events is not None:
+            events.append({"type": "cooperation", "seat": seat, "species": index,
+                           "source": source, "food": "plant" if plant else "meat"})
         sp = right
 
 
@@ -341,7 +349,7 @@ def _negate_moves(st: NSState, seat: int) -> list[Move]:
 
 
 def resolve_attack(st: NSState, seat: int, att: Species, tseat: int, target: Species,
-                   negated: list[str], rng: random.Random, events: list[Event]) -> None:
+                   negated: list[str], rng: random.Random, events: list[Event] | None) -> None:
     """N-3.6 steps (2) to (5): Horns, the target's loss, the meat, Cooperation, Scavengers."""
     meat = target.body
     attacker_index = st.species[seat].index(att)
@@ -352,9 +360,10 @@ def resolve_attack(st: NSState, seat: int, att: Species, tseat: int, target: Spe
         st.trim(seat, att)
     target.pop -= 1
     st.trim(tseat, target)
-    events.append({"type": "attack", "seat": seat, "species": attacker_index,
-                   "target_seat": tseat, "target": target_index, "negated": list(negated),
-                   "horns": horns})
+    if events is not None:
+        events.append({"type": "attack", "seat": seat, "species": attacker_index,
+                       "target_seat": tseat, "target": target_index, "negated": list(negated),
+                       "horns": horns})
     if att.pop <= 0:
         st.go_extinct(seat, att, rng, events, "horns")
     if target.pop <= 0:
@@ -366,7 +375,8 @@ def resolve_attack(st: NSState, seat: int, att: Species, tseat: int, target: Spe
                 break  # DECISION (N-3.4): the rest of the meat stays in the bank
             taken += 1
         st.bank_out += taken
-        events.append({"type": "meat", "seat": seat, "food": taken})
+        if events is not None:
+            events.append({"type": "meat", "seat": seat, "food": taken})
         if taken:
             cooperate(st, seat, att, "bank", False, events)
     # N-5.15: every Scavenger, clockwise from the attacker's owner, left to right
@@ -375,14 +385,15 @@ def resolve_attack(st: NSState, seat: int, att: Species, tseat: int, target: Spe
             if sp.has("scavenger") and sp in st.species[sseat] and sp.can_eat(plant=False):
                 sp.give()
                 st.bank_out += 1
-                events.append({"type": "scavenged", "seat": sseat,
-                               "species": st.species[sseat].index(sp)})
+                if events is not None:
+                    events.append({"type": "scavenged", "seat": sseat,
+                                   "species": st.species[sseat].index(sp)})
                 cooperate(st, sseat, sp, "bank", False, events)
 
 
 # -- the end of feeding (N-3.5) ----------------------------------------------------------------
 
-def end_feeding(st: NSState, rng: random.Random, events: list[Event]) -> None:
+def end_feeding(st: NSState, rng: random.Random, events: list[Event] | None) -> None:
     """Population loss and extinction, food into the bags, a species for a seat with none,
     the first player passes on; the last round ends the game (N-4)."""
     st.pending = None
@@ -395,15 +406,18 @@ def end_feeding(st: NSState, rng: random.Random, events: list[Event]) -> None:
                     continue
             st.bags[seat] += sp.food
             sp.food = 0
-    events.append({"type": "feeding_ended", "bags": list(st.bags)})
+    if events is not None:
+        events.append({"type": "feeding_ended", "bags": list(st.bags)})
     if st.last_round:
         st.phase = "over"
-        events.append({"type": "game_over", **st.result().to_json()})
+        if events is not None:
+            events.append({"type": "game_over", **st.result().to_json()})
         return
     for seat in range(st.num_players):
         if not st.species[seat]:
             st.species[seat].append(Species())
-            events.append({"type": "new_species", "seat": seat, "free": True})
+            if events is not None:
+                events.append({"type": "new_species", "seat": seat, "free": True})
     st.first = (st.first + 1) % st.num_players
     st.round += 1
     st.start_round(events, rng)

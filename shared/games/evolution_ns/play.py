@@ -35,24 +35,26 @@ def random_food_move(st: NSState, seat: int, rng: random.Random) -> Move:
 
 
 def apply_food(st: NSState, seat: int, move: Move, rng: random.Random,
-               events: list[Event]) -> None:
+               events: list[Event] | None) -> None:
     card = move["card"]
     st.hands[seat].remove(card)
     st.food_cards[seat] = card
     st.done[seat] = True
-    events.append({"type": "food_card_chosen", "seat": seat, "card": card, "audience": [seat]})
-    events.append({"type": "food_card_chosen", "seat": seat, "exclude": [seat]})
+    if events is not None:
+        events.append({"type": "food_card_chosen", "seat": seat, "card": card, "audience": [seat]})
+        events.append({"type": "food_card_chosen", "seat": seat, "exclude": [seat]})
     if all(st.done):
         start_play(st, rng, events)
 
 
 # -- playing cards (N-3.3) ---------------------------------------------------------------------
 
-def start_play(st: NSState, rng: random.Random, events: list[Event]) -> None:
+def start_play(st: NSState, rng: random.Random, events: list[Event] | None) -> None:
     """N-3.3 from the first player, or every seat at once in the quick variant (N-3.10)."""
     st.phase = "play"
     st.done = [not hand for hand in st.hands]
-    events.append({"type": "play_cards", "quick": st.quick})
+    if events is not None:
+        events.append({"type": "play_cards", "quick": st.quick})
     if st.quick:
         st.qbase = [{"species": [sp.to_json() for sp in st.species[s]],
                      "hand": len(st.hands[s])} for s in range(st.num_players)]
@@ -65,7 +67,7 @@ def start_play(st: NSState, rng: random.Random, events: list[Event]) -> None:
     _next_turn(st, st.first, rng, events)
 
 
-def _next_turn(st: NSState, start: int, rng: random.Random, events: list[Event]) -> None:
+def _next_turn(st: NSState, start: int, rng: random.Random, events: list[Event] | None) -> None:
     for seat in st.order_from(start):
         if not st.done[seat]:
             st.turn = seat
@@ -247,11 +249,12 @@ def _growth(body: int, nth: int) -> str:
 
 
 def apply_play(st: NSState, seat: int, move: Move, rng: random.Random,
-               events: list[Event]) -> None:
+               events: list[Event] | None) -> None:
     kind = move["type"]
     if kind == "done":
         st.done[seat] = True
-        events.append({"type": "done", "seat": seat})
+        if events is not None:
+            events.append({"type": "done", "seat": seat})
         _after_play(st, seat, rng, events)
         return
     card = move["card"]
@@ -271,11 +274,12 @@ def apply_play(st: NSState, seat: int, move: Move, rng: random.Random,
                 sp.fat = 0
         sp.traits.append(card)
         sp.down += 1
-        events.append({"type": "trait_played", "seat": seat, "species": move["species"],
-                       "card": card, "replace": old, "audience": [seat]})
-        if not st.quick:
+        if events is not None:
             events.append({"type": "trait_played", "seat": seat, "species": move["species"],
-                           "replace": old, "exclude": [seat]})
+                           "card": card, "replace": old, "audience": [seat]})
+            if not st.quick:
+                events.append({"type": "trait_played", "seat": seat,
+                               "species": move["species"], "replace": old, "exclude": [seat]})
     elif kind == "new_species":
         st.discard_card(seat, card)
         if move["side"] == "left":
@@ -283,8 +287,9 @@ def apply_play(st: NSState, seat: int, move: Move, rng: random.Random,
             st.lefts[seat] += 1
         else:
             row.append(Species())
-        events.append(_secret_if_quick(st, seat, {
-            "type": "new_species", "seat": seat, "card": card, "side": move["side"]}))
+        if events is not None:
+            events.append(_secret_if_quick(st, seat, {
+                "type": "new_species", "seat": seat, "card": card, "side": move["side"]}))
     else:
         st.discard_card(seat, card)
         owner = move["seat"]
@@ -293,9 +298,10 @@ def apply_play(st: NSState, seat: int, move: Move, rng: random.Random,
             st.foreign[seat].append([owner, move["species"], move["what"]])
         else:
             _grow(st.species[owner][move["species"]], move["what"])
-        events.append(_secret_if_quick(st, seat, {
-            "type": "grown", "seat": seat, "card": card, "owner": owner,
-            "species": move["species"], "what": move["what"]}))
+        if events is not None:
+            events.append(_secret_if_quick(st, seat, {
+                "type": "grown", "seat": seat, "card": card, "owner": owner,
+                "species": move["species"], "what": move["what"]}))
     if not st.hands[seat]:
         st.done[seat] = True  # nothing left to play: the turn ends by itself
         _after_play(st, seat, rng, events)
@@ -316,7 +322,7 @@ def _grow(sp: Species, what: str) -> None:
         sp.pop = min(MAX_VALUE, sp.pop + 1)
 
 
-def _after_play(st: NSState, seat: int, rng: random.Random, events: list[Event]) -> None:
+def _after_play(st: NSState, seat: int, rng: random.Random, events: list[Event] | None) -> None:
     if st.quick:
         if all(st.done):
             end_play(st, rng, events)
@@ -324,7 +330,7 @@ def _after_play(st: NSState, seat: int, rng: random.Random, events: list[Event])
         _next_turn(st, seat, rng, events)
 
 
-def end_play(st: NSState, rng: random.Random, events: list[Event]) -> None:
+def end_play(st: NSState, rng: random.Random, events: list[Event] | None) -> None:
     """N-3.3: all played traits are revealed together; then feeding (N-3.4)."""
     from .feeding import start_feeding
 
@@ -344,10 +350,11 @@ def end_play(st: NSState, rng: random.Random, events: list[Event]) -> None:
             if sp.down:
                 revealed.append([seat, index, sp.traits[len(sp.traits) - sp.down:]])
                 sp.down = 0
-    if st.quick:
+    if st.quick and events is not None:
         events.append({"type": "plays_revealed",
                        "rows": [[sp.to_json() for sp in row] for row in st.species],
                        "hand_sizes": [len(h) for h in st.hands]})
     st.qbase = None
-    events.append({"type": "traits_revealed", "traits": revealed})
+    if events is not None:
+        events.append({"type": "traits_revealed", "traits": revealed})
     start_feeding(st, rng, events)

@@ -199,9 +199,18 @@ class NSState(State):
         return self.apply_legal(seat, move, rng)
 
     def apply_legal(self, seat: int, move: Move, rng: random.Random) -> list[Event]:
+        events: list[Event] = []
+        self._apply(seat, move, rng, events)
+        return events
+
+    def advance(self, seat: int, move: Move, rng: random.Random) -> None:
+        # A search's step: no event is built (about a seventh of a playout's work).
+        self._apply(seat, move, rng, None)
+
+    def _apply(self, seat: int, move: Move, rng: random.Random,
+               events: list[Event] | None) -> None:
         self._version += 1
         self._legal_key = None
-        events: list[Event] = []
         phase = self.phase
         if phase == "food":
             play.apply_food(self, seat, move, rng, events)
@@ -211,7 +220,6 @@ class NSState(State):
             feeding.apply_effect(self, seat, move, rng, events)
         else:
             feeding.apply_feed(self, seat, move, rng, events)
-        return events
 
     def random_move(self, seat: int, rng: random.Random) -> Move:
         """``legal_moves(seat)[randbelow(rng, len(...))]``: the same move for the same rng,
@@ -309,7 +317,7 @@ class NSState(State):
             self.bags[seat] += sp.food - sp.pop
             sp.food = sp.pop
 
-    def go_extinct(self, seat: int, sp: Species, rng: random.Random, events: list[Event],
+    def go_extinct(self, seat: int, sp: Species, rng: random.Random, events: list[Event] | None,
                    cause: str) -> None:
         """N-3.7: eaten food to the bag, Fat Tissue food to the bank, board and traits
         discarded; the owner draws a card per trait; the row closes up."""
@@ -320,29 +328,32 @@ class NSState(State):
         self.bank_out -= sp.fat
         self.discard.extend(sp.traits)
         drawn = self.draw(seat, len(sp.traits), rng)
-        events.append({"type": "extinct", "seat": seat, "species": index, "cause": cause,
-                       "traits": list(sp.traits), "drawn": len(drawn)})
-        if drawn:
+        if events is not None:
+            events.append({"type": "extinct", "seat": seat, "species": index, "cause": cause,
+                           "traits": list(sp.traits), "drawn": len(drawn)})
+        if drawn and events is not None:
             events.append({"type": "cards_drawn", "seat": seat, "cards": drawn,
                            "audience": [seat]})
 
     # -- round flow (N-3) -----------------------------------------------------------------------
 
-    def start_round(self, events: list[Event], rng: random.Random) -> None:
+    def start_round(self, events: list[Event] | None, rng: random.Random) -> None:
         """N-3.1 deal (3 + 1 per species), then the secret food card step (N-3.2)."""
         for seat in self.order_from(self.first):
             drawn = self.draw(seat, HAND_BASE + len(self.species[seat]), rng)
-            events.append({"type": "cards_drawn", "seat": seat, "count": len(drawn),
-                           "exclude": [seat]})
-            events.append({"type": "cards_drawn", "seat": seat, "cards": drawn,
-                           "audience": [seat]})
+            if events is not None:
+                events.append({"type": "cards_drawn", "seat": seat, "count": len(drawn),
+                               "exclude": [seat]})
+                events.append({"type": "cards_drawn", "seat": seat, "cards": drawn,
+                               "audience": [seat]})
         # N-3.1: a deal that reshuffles or leaves the deck exactly empty makes this round the
         # last (``draw``)
         self.phase = "food"
         self.food_cards = [None] * self.num_players
         self.done = [not hand for hand in self.hands]
-        events.append({"type": "round_started", "round": self.round, "first": self.first,
-                       "last_round": self.last_round, "deck_size": len(self.deck)})
+        if events is not None:
+            events.append({"type": "round_started", "round": self.round, "first": self.first,
+                           "last_round": self.last_round, "deck_size": len(self.deck)})
         if all(self.done):
             play.start_play(self, rng, events)
 
