@@ -246,9 +246,17 @@ class DarwinningState(State):
         return self.apply_legal(seat, move, rng)
 
     def apply_legal(self, seat: int, move: Move, rng: random.Random) -> list[Event]:
+        events: list[Event] = []
+        self._apply(seat, move, rng, events)
+        return events
+
+    def advance(self, seat: int, move: Move, rng: random.Random) -> None:
+        self._apply(seat, move, rng, None)  # a search's step: no event is built
+
+    def _apply(self, seat: int, move: Move, rng: random.Random,
+               events: list[Event] | None) -> None:
         self._version += 1
         self._legal_key = None
-        events: list[Event] = []
         kind = move["type"]
         if self.queue:
             self._apply_queued(seat, move, rng, events)
@@ -257,7 +265,8 @@ class DarwinningState(State):
         elif kind == "keep":
             self._apply_keep(seat, move, rng, events)
         elif kind == "lead":
-            events.append({"type": "leader_chosen", "by": seat, "leader": move["seat"]})
+            if events is not None:
+                events.append({"type": "leader_chosen", "by": seat, "leader": move["seat"]})
             tricks.start_trick(self, move["seat"], events)
         elif kind == "play":
             tricks.apply_play(self, seat, move, rng, events)
@@ -272,9 +281,9 @@ class DarwinningState(State):
             self._set_symbiosis(seat, self._env_index(move["environment"]), events)
             self._settle_eater(rng, events)
         elif kind == "stop_eating":
-            events.append({"type": "stopped_eating", "seat": seat})
+            if events is not None:
+                events.append({"type": "stopped_eating", "seat": seat})
             self._next_eater(rng, events)
-        return events
 
     def random_move(self, seat: int, rng: random.Random) -> Move:
         """``legal_moves(seat)[randbelow(rng, n)]``: the same move for the same rng, in a
@@ -353,7 +362,7 @@ class DarwinningState(State):
 
     # -- era flow -------------------------------------------------------------------------------
 
-    def start_era(self, rng: random.Random, events: list[Event]) -> None:
+    def start_era(self, rng: random.Random, events: list[Event] | None) -> None:
         """D-3.1-D-3.4: environments, reshuffle, deal; v1.7's secret discard; the leader."""
         self.era += 1
         count = ENVS_PER_ERA[self.eras][self.era - 1]
@@ -380,12 +389,14 @@ class DarwinningState(State):
             for _ in range(DUMMY_CARDS):
                 if self.deck:
                     self.dummy_cards.append(self.deck.pop())
-        events.append({"type": "era_started", "era": self.era,
-                       "environments": [ENVIRONMENTS[e] for e in self.envs],
-                       "dealt": list(self.dealt), "dummy_cards": list(self.dummy_cards)})
+        if events is not None:
+            events.append({"type": "era_started", "era": self.era,
+                           "environments": [ENVIRONMENTS[e] for e in self.envs],
+                           "dealt": list(self.dealt), "dummy_cards": list(self.dummy_cards)})
         for seat in range(self.num_players):
-            events.append({"type": "dealt", "seat": seat, "cards": list(self.hands[seat]),
-                           "audience": [seat]})
+            if events is not None:
+                events.append({"type": "dealt", "seat": seat, "cards": list(self.hands[seat]),
+                               "audience": [seat]})
         if self.edition == "1.7":  # D-3.3: up to two cards, secretly and simultaneously
             self.phase = "discard"
             self.waiting = list(range(self.num_players))
@@ -393,20 +404,21 @@ class DarwinningState(State):
         self.begin_lead(rng, events)
 
     def _apply_discard(self, seat: int, move: Move, rng: random.Random,
-                       events: list[Event]) -> None:
+                       events: list[Event] | None) -> None:
         cards = list(move["cards"])
         for c in cards:
             self.hands[seat].remove(c)
         self.hidden[seat].extend(cards)
         self.secret_counts[seat] = len(cards)
         self.waiting.remove(seat)
-        events.append({"type": "discarded", "seat": seat, "count": len(cards),
-                       "exclude": [seat]})
-        events.append({"type": "discarded", "seat": seat, "cards": cards, "audience": [seat]})
+        if events is not None:
+            events.append({"type": "discarded", "seat": seat, "count": len(cards),
+                           "exclude": [seat]})
+            events.append({"type": "discarded", "seat": seat, "cards": cards, "audience": [seat]})
         if not self.waiting:
             self.begin_lead(rng, events)
 
-    def begin_lead(self, rng: random.Random, events: list[Event]) -> None:
+    def begin_lead(self, rng: random.Random, events: list[Event] | None) -> None:
         """D-3.4: the lowest species chooses the first leader. DECISION (D-3.5): a seat left
         with no card at all ends the trick play at once."""
         empty = [s for s in range(self.num_players) if not self.hands[s]]
@@ -414,13 +426,14 @@ class DarwinningState(State):
             self.emptied = empty
             self.last_trick = True
             self.leader = -1  # no trick was led
-            events.append({"type": "no_tricks", "empty": empty})
+            if events is not None:
+                events.append({"type": "no_tricks", "empty": empty})
             self.after_upgrades(rng, events)
             return
         self.phase = "lead"
         self.chooser = self.lowest_seat()
 
-    def run_queue(self, rng: random.Random, events: list[Event]) -> None:
+    def run_queue(self, rng: random.Random, events: list[Event] | None) -> None:
         """Resolve queued decisions that offer no choice; stop at the first real one."""
         while self.queue:
             item = self.queue[0]
@@ -441,12 +454,13 @@ class DarwinningState(State):
         self._continue(rng, events)
 
     def _apply_queued(self, seat: int, move: Move, rng: random.Random,
-                      events: list[Event]) -> None:
+                      events: list[Event] | None) -> None:
         item = self.queue.pop(0)
         kind = item["kind"]
         if kind == "upgrade":
             if move["type"] == "no_upgrade":
-                events.append({"type": "no_upgrade", "seat": seat})
+                if events is not None:
+                    events.append({"type": "no_upgrade", "seat": seat})
             else:
                 self._take_trick_card(move["card"])
                 upgrades.apply_upgrade(self, seat, move, events)
@@ -454,7 +468,8 @@ class DarwinningState(State):
             upgrades.apply_steal(self, seat, move, events)
         elif kind == "pick":
             if move["type"] == "no_pick":  # v2.2: the opponent leaves the pick (D-11.7)
-                events.append({"type": "no_pick", "seat": seat})
+                if events is not None:
+                    events.append({"type": "no_pick", "seat": seat})
             else:
                 self.discard.remove(move["card"])
                 upgrades.apply_upgrade(self, item["target"], move, events, by=seat)
@@ -466,9 +481,10 @@ class DarwinningState(State):
     def _env_index(name: str) -> int:
         return ENVIRONMENTS.index(name)
 
-    def _set_symbiosis(self, seat: int, env: int, events: list[Event]) -> None:
+    def _set_symbiosis(self, seat: int, env: int, events: list[Event] | None) -> None:
         self.symbiosis[seat] = env
-        events.append({"type": "symbiosis", "seat": seat, "environment": ENVIRONMENTS[env]})
+        if events is not None:
+            events.append({"type": "symbiosis", "seat": seat, "environment": ENVIRONMENTS[env]})
 
     def _take_trick_card(self, card: int) -> None:
         """The upgrade card leaves the trick (a winner's dummy card too, D-11.3)."""
@@ -481,7 +497,7 @@ class DarwinningState(State):
                 return
         raise AssertionError(f"card {card} is not in the trick")
 
-    def _continue(self, rng: random.Random, events: list[Event]) -> None:
+    def _continue(self, rng: random.Random, events: list[Event] | None) -> None:
         """The queue is empty: go on with what the stage says comes next."""
         stage, self.stage = self.stage, ""
         if stage == "trick":
@@ -495,7 +511,7 @@ class DarwinningState(State):
         elif stage == "meta":
             self.end_era(rng, events)
 
-    def after_upgrades(self, rng: random.Random, events: list[Event]) -> None:
+    def after_upgrades(self, rng: random.Random, events: list[Event] | None) -> None:
         """D-11.7: the two-player pick from the discard pile, before the keeping (D-5.3)."""
         self.stage = "pick"
         if self.num_players == 2:
@@ -515,7 +531,7 @@ class DarwinningState(State):
             return [self.leader]
         return []
 
-    def begin_keep(self, rng: random.Random, events: list[Event]) -> None:
+    def begin_keep(self, rng: random.Random, events: list[Event] | None) -> None:
         """D-5.3: keep up to two cards, secretly; DECISION: nothing is kept after the last era."""
         if self.era < self.eras:
             self.phase = "keep"
@@ -525,18 +541,19 @@ class DarwinningState(State):
         self.begin_survival(rng, events)
 
     def _apply_keep(self, seat: int, move: Move, rng: random.Random,
-                    events: list[Event]) -> None:
+                    events: list[Event] | None) -> None:
         kept = list(move["cards"])
         rest = [c for c in self.hands[seat] if c not in kept]
         self.hidden[seat].extend(rest)  # DECISION: face down, so the kept count stays private
         self.hands[seat] = kept
         self.waiting.remove(seat)
-        events.append({"type": "kept", "seat": seat, "exclude": [seat]})
-        events.append({"type": "kept", "seat": seat, "cards": kept, "audience": [seat]})
+        if events is not None:
+            events.append({"type": "kept", "seat": seat, "exclude": [seat]})
+            events.append({"type": "kept", "seat": seat, "cards": kept, "audience": [seat]})
         if not self.waiting:
             self.begin_survival(rng, events)
 
-    def begin_survival(self, rng: random.Random, events: list[Event]) -> None:
+    def begin_survival(self, rng: random.Random, events: list[Event] | None) -> None:
         """D-7.1 / D-7.7 step 1: species choose whom they eat, lowest first."""
         self.phase = "survival"
         self.waiting = []
@@ -548,11 +565,12 @@ class DarwinningState(State):
         position = {s: self.boards[s].position for s in range(self.num_players)}
         position[DUMMY] = self.dummy_pos or 0
         self.order = sorted(entities, key=lambda e: position[e])
-        events.append({"type": "survival_started", "order": [
-            "dummy" if e == DUMMY else e for e in self.order]})
+        if events is not None:
+            events.append({"type": "survival_started", "order": [
+                "dummy" if e == DUMMY else e for e in self.order]})
         self._settle_eater(rng, events)
 
-    def _settle_eater(self, rng: random.Random, events: list[Event]) -> None:
+    def _settle_eater(self, rng: random.Random, events: list[Event] | None) -> None:
         """Move ``order`` on to the next species that has a decision to make."""
         while self.order:
             who = self.order[0]
@@ -571,11 +589,11 @@ class DarwinningState(State):
             self.order.pop(0)
         self.resolve_survival(rng, events)
 
-    def _next_eater(self, rng: random.Random, events: list[Event]) -> None:
+    def _next_eater(self, rng: random.Random, events: list[Event] | None) -> None:
         self.order.pop(0)
         self._settle_eater(rng, events)
 
-    def resolve_survival(self, rng: random.Random, events: list[Event]) -> None:
+    def resolve_survival(self, rng: random.Random, events: list[Event] | None) -> None:
         """D-7.4, D-7.5, then Metamorphosis (D-10 #14) in food-chain order. DECISION
         (D-14.14): the end of survival is one moment, so every species holding Metamorphosis
         now draws, even if an earlier draw (a Mutation's steal) takes its Metamorphosis."""
@@ -587,13 +605,15 @@ class DarwinningState(State):
         self.run_queue(rng, events)
 
     def _draw_metamorphosis(self, item: dict[str, Any], rng: random.Random,
-                            events: list[Event]) -> bool:
+                            events: list[Event] | None) -> bool:
         """Draw the Metamorphosis card; a joker is discarded with no replacement."""
         card = self.draw(rng)
         if card is None:
-            events.append({"type": "metamorphosis", "seat": item["seat"], "card": None})
+            if events is not None:
+                events.append({"type": "metamorphosis", "seat": item["seat"], "card": None})
             return False
-        events.append({"type": "metamorphosis", "seat": item["seat"], "card": card})
+        if events is not None:
+            events.append({"type": "metamorphosis", "seat": item["seat"], "card": card})
         if card in JOKERS:
             self.discard.append(card)
             return False
@@ -607,17 +627,18 @@ class DarwinningState(State):
         return True
 
     def _place_metamorphosis(self, item: dict[str, Any], slot: int,
-                             events: list[Event]) -> None:
+                             events: list[Event] | None) -> None:
         seat, card = item["seat"], item["card"]
         upgrades.place(self, seat, card, slot, events)
-        events.append({"type": "upgraded", "seat": seat, "card": card, "use": "ability",
-                       "slot": slot, "by": "metamorphosis"})
+        if events is not None:
+            events.append({"type": "upgraded", "seat": seat, "card": card, "use": "ability",
+                           "slot": slot, "by": "metamorphosis"})
         from .cards import MUTATION
 
         if VALUE[card] == MUTATION and upgrades.steal_moves(self, seat)[1:]:
             self.queue.insert(0, {"kind": "steal", "seat": seat})
 
-    def end_era(self, rng: random.Random, events: list[Event]) -> None:
+    def end_era(self, rng: random.Random, events: list[Event] | None) -> None:
         """D-7.6: bites cleared; D-11.6: the dummy's cards go; next era or the end (D-9.1)."""
         for board in self.boards:
             board.bites = 0
@@ -632,7 +653,8 @@ class DarwinningState(State):
             self.dummy_cards = []
         if self.era >= self.eras:
             self.phase = "over"
-            events.append({"type": "game_over", **self.result().to_json()})
+            if events is not None:
+                events.append({"type": "game_over", **self.result().to_json()})
             return
         if self.num_players == 2:
             # D-11.6: the new cards come "at the very end of the era", from the deck as it is

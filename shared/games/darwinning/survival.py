@@ -103,7 +103,7 @@ def eat_moves(st: DarwinningState, seat: int) -> list[Move]:
     return moves
 
 
-def record_eat(st: DarwinningState, who: int, target: int, events: list[Event]) -> None:
+def record_eat(st: DarwinningState, who: int, target: int, events: list[Event] | None) -> None:
     """One bite: the prey gets a bite token (two in a two-player game, D-11.5); a Poison prey
     gives its eater two tokens unless it has Iron Stomach (D-10 #9, #12)."""
     st.eats.append((who, target))
@@ -113,8 +113,9 @@ def record_eat(st: DarwinningState, who: int, target: int, events: list[Event]) 
     _, prey = _entity(st, target)
     if who != DUMMY and POISON in prey and IRON_STOMACH not in st.boards[who].abilities():
         st.boards[who].bites += 2
-    events.append({"type": "ate", "eater": "dummy" if who == DUMMY else who,
-                   "target": "dummy" if target == DUMMY else target})
+    if events is not None:
+        events.append({"type": "ate", "eater": "dummy" if who == DUMMY else who,
+                       "target": "dummy" if target == DUMMY else target})
 
 
 def food(st: DarwinningState, seat: int) -> dict[str, int]:
@@ -135,7 +136,7 @@ def food(st: DarwinningState, seat: int) -> dict[str, int]:
             "abilities": abilities, "total": env_food + symbiosis + eaten + abilities}
 
 
-def resolve(st: DarwinningState, events: list[Event]) -> None:
+def resolve(st: DarwinningState, events: list[Event] | None) -> None:
     """D-7.4, D-7.5: food against population, then bite losses (population never below 0)."""
     for seat in st.survival_order():
         board = st.boards[seat]
@@ -146,12 +147,14 @@ def resolve(st: DarwinningState, events: list[Event]) -> None:
             board.population = max(0, board.population - 1)  # D-7.6: never below 0
         elif got > board.population and eaters <= 1:
             board.population += 1
-        events.append({"type": "fed", "seat": seat, "food": got, "eaters": eaters,
-                       "population": board.population, "change": board.population - before})
+        if events is not None:
+            events.append({"type": "fed", "seat": seat, "food": got, "eaters": eaters,
+                           "population": board.population, "change": board.population - before})
     for seat in st.survival_order():
         board = st.boards[seat]
         limit = 3 if HERD in board.abilities() else 2
         if board.bites >= limit and board.population > 0:
             board.population -= 1
-            events.append({"type": "bitten", "seat": seat, "bites": board.bites,
-                           "population": board.population})
+            if events is not None:
+                events.append({"type": "bitten", "seat": seat, "bites": board.bites,
+                               "population": board.population})

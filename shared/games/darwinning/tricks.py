@@ -25,17 +25,18 @@ def lead_moves(st: DarwinningState) -> list[Move]:
     return [{"type": "lead", "seat": s} for s in range(st.num_players)]
 
 
-def start_trick(st: DarwinningState, leader: int, events: list[Event]) -> None:
+def start_trick(st: DarwinningState, leader: int, events: list[Event] | None) -> None:
     st.phase = "trick"
     st.leader = leader
     st.trick = []
     st.best = -1
     st.turn = leader
-    events.append({"type": "trick_started", "leader": leader})
+    if events is not None:
+        events.append({"type": "trick_started", "leader": leader})
 
 
 def apply_play(st: DarwinningState, seat: int, move: Move, rng: random.Random,
-               events: list[Event]) -> None:
+               events: list[Event] | None) -> None:
     cards = list(move["cards"])
     hand = st.hands[seat]
     for c in cards:
@@ -50,8 +51,9 @@ def apply_play(st: DarwinningState, seat: int, move: Move, rng: random.Random,
     else:
         _score_play(st, play)
     st.trick.append(play)
-    events.append({"type": "played", "seat": seat, "cards": cards, "dummy": play["dummy"],
-                   "jokers": names, "rank": play["rank"], "sum": play["sum"]})
+    if events is not None:
+        events.append({"type": "played", "seat": seat, "cards": cards, "dummy": play["dummy"],
+                       "jokers": names, "rank": play["rank"], "sum": play["sum"]})
     if len(st.trick) < st.num_players:
         st.turn = (seat + 1) % st.num_players
         return
@@ -63,7 +65,7 @@ def apply_play(st: DarwinningState, seat: int, move: Move, rng: random.Random,
 
 
 def apply_announce(st: DarwinningState, seat: int, move: Move, rng: random.Random,
-                   events: list[Event]) -> None:
+                   events: list[Event] | None) -> None:
     index = next(i for i, p in enumerate(st.trick) if p["seat"] == seat)
     play = st.trick[index]
     play["dummy"] = list(move["dummy"])
@@ -72,8 +74,9 @@ def apply_announce(st: DarwinningState, seat: int, move: Move, rng: random.Rando
     if st.best < 0 or beats(play["rank"], play["sum"], st.trick[st.best]["rank"],
                             st.trick[st.best]["sum"]):
         st.best = index
-    events.append({"type": "announced", "seat": seat, "dummy": play["dummy"],
-                   "jokers": play["jokers"], "rank": play["rank"], "sum": play["sum"]})
+    if events is not None:
+        events.append({"type": "announced", "seat": seat, "dummy": play["dummy"],
+                       "jokers": play["jokers"], "rank": play["rank"], "sum": play["sum"]})
     if index + 1 < len(st.trick):
         st.turn = st.trick[index + 1]["seat"]
         return
@@ -91,15 +94,16 @@ def _score_play(st: DarwinningState, play: dict) -> None:
             st.best = len(st.trick)  # the play being appended (D-4.3: a later equal sum wins)
 
 
-def resolve(st: DarwinningState, rng: random.Random, events: list[Event]) -> None:
+def resolve(st: DarwinningState, rng: random.Random, events: list[Event] | None) -> None:
     """D-4.4 / D-5.2 / D-11.3 / D-11.4: the winner, the dummy's climb, the upgrades."""
     winner_play = st.trick[st.best]
     winner = winner_play["seat"]
     st.winner = winner
     emptied = [s for s in range(st.num_players) if not st.hands[s]]
     st.last_trick = bool(emptied)
-    events.append({"type": "trick_won", "seat": winner, "rank": winner_play["rank"],
-                   "sum": winner_play["sum"], "last": st.last_trick})
+    if events is not None:
+        events.append({"type": "trick_won", "seat": winner, "rank": winner_play["rank"],
+                       "sum": winner_play["sum"], "last": st.last_trick})
     if st.num_players == 2:
         if not any(p["dummy"] for p in st.trick):
             climb = sum(CHAIN[c] for c in st.dummy_cards)
@@ -107,8 +111,9 @@ def resolve(st: DarwinningState, rng: random.Random, events: list[Event]) -> Non
                 occupied = {b.position for b in st.boards}
                 old = st.dummy_pos
                 st.dummy_pos = move_on_chain(old, climb, occupied)
-                events.append({"type": "dummy_climbed", "from": old, "to": st.dummy_pos,
-                               "points": climb})
+                if events is not None:
+                    events.append({"type": "dummy_climbed", "from": old, "to": st.dummy_pos,
+                                   "points": climb})
         # D-11.3: the winner takes the dummy cards used; a loser's stay with the dummy.
         for c in winner_play["dummy"]:
             st.dummy_cards.remove(c)

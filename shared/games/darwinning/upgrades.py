@@ -137,7 +137,7 @@ def pick_moves(st: DarwinningState, target: int) -> list[Move]:
     return moves
 
 
-def apply_upgrade(st: DarwinningState, seat: int, move: Move, events: list[Event],
+def apply_upgrade(st: DarwinningState, seat: int, move: Move, events: list[Event] | None,
                   by: int | None = None) -> None:
     """Put ``move["card"]`` on ``seat``'s board as ``move["use"]`` says."""
     board = st.boards[seat]
@@ -145,7 +145,8 @@ def apply_upgrade(st: DarwinningState, seat: int, move: Move, events: list[Event
     event: Event = {"type": "upgraded", "seat": seat, "card": card, "use": use}
     if by is not None and by != seat:
         event["by"] = by
-    events.append(event)
+    if events is not None:
+        events.append(event)
     if use in ("chain", "chain_down"):
         occupied = st.occupied(exclude=seat)
         old = board.position
@@ -164,14 +165,15 @@ def apply_upgrade(st: DarwinningState, seat: int, move: Move, events: list[Event
         st.queue.insert(0, {"kind": "steal", "seat": seat})
 
 
-def place(st: DarwinningState, seat: int, card: int, slot: int, events: list[Event]) -> None:
+def place(st: DarwinningState, seat: int, card: int, slot: int, events: list[Event] | None) -> None:
     """Put an ability card in ``slot``; the replaced card (and a stolen card lying on a
     replaced Mutation) goes to the discard pile (D-6.4, D-10 #8)."""
     board = st.boards[seat]
     old = board.slots[slot]
     if old is not None and Board.slot_ability(old) == MUTATION and board.stolen is not None:
         st.discard.append(board.stolen)
-        events.append({"type": "stolen_card_discarded", "seat": seat, "card": board.stolen})
+        if events is not None:
+            events.append({"type": "stolen_card_discarded", "seat": seat, "card": board.stolen})
         board.stolen = None
     if old is not None and old >= 0:
         st.discard.append(old)
@@ -194,9 +196,10 @@ def steal_moves(st: DarwinningState, seat: int) -> list[Move]:
     return moves
 
 
-def apply_steal(st: DarwinningState, seat: int, move: Move, events: list[Event]) -> None:
+def apply_steal(st: DarwinningState, seat: int, move: Move, events: list[Event] | None) -> None:
     if move["type"] == "no_steal":
-        events.append({"type": "no_steal", "seat": seat})
+        if events is not None:
+            events.append({"type": "no_steal", "seat": seat})
         return
     card = move["card"]
     victim: int | str = "dummy"
@@ -209,7 +212,8 @@ def apply_steal(st: DarwinningState, seat: int, move: Move, events: list[Event])
                 victim = other
                 break
     st.boards[seat].stolen = card
-    events.append({"type": "stole", "seat": seat, "card": card, "from": victim})
+    if events is not None:
+        events.append({"type": "stole", "seat": seat, "card": card, "from": victim})
 
 
 def metamorphosis_slots(board: Board, card: int) -> list[int]:

@@ -72,7 +72,7 @@ def iter_attacks(st: EvolutionState, seat: int) -> Iterator[Move]:
 
 
 def start_attack(st: EvolutionState, seat: int, carnivore: int, target: int,
-                 rng: random.Random, events: list[Event]) -> None:
+                 rng: random.Random, events: list[Event] | None) -> None:
     """The attack takes the place of the turn's take (rule E-3.5); the defender may react."""
     c = st.animals[carnivore]
     c.attacked = True
@@ -80,8 +80,9 @@ def start_attack(st: EvolutionState, seat: int, carnivore: int, target: int,
     st.main_done = True
     st.pending = {"carnivore": carnivore, "target": target, "mimicry_used": False, "ran": []}
     t = st.animals[target]
-    events.append({"type": "attack", "seat": seat, "carnivore": carnivore, "target": target,
-                   "target_seat": t.owner})
+    if events is not None:
+        events.append({"type": "attack", "seat": seat, "carnivore": carnivore, "target": target,
+                       "target_seat": t.owner})
     _continue(st, rng, events)
 
 
@@ -107,19 +108,20 @@ def defence_moves(st: EvolutionState) -> list[Move]:
     return result
 
 
-def _continue(st: EvolutionState, rng: random.Random, events: list[Event]) -> None:
+def _continue(st: EvolutionState, rng: random.Random, events: list[Event] | None) -> None:
     """Ask the defender if it has a choice; otherwise the target is eaten now."""
     if len(defence_moves(st)) == 1:
         _eat(st, rng, events)
 
 
 def apply_defence(st: EvolutionState, move: Move, rng: random.Random,
-                  events: list[Event]) -> None:
+                  events: list[Event] | None) -> None:
     assert st.pending is not None
     p = st.pending
     t = st.animals[p["target"]]
     if move["type"] == "decline":
-        events.append({"type": "defence_declined", "seat": t.owner, "animal": t.id})
+        if events is not None:
+            events.append({"type": "defence_declined", "seat": t.owner, "animal": t.id})
         _eat(st, rng, events)
         return
     trait = move["trait"]
@@ -127,8 +129,9 @@ def apply_defence(st: EvolutionState, move: Move, rng: random.Random,
         die = rng.randint(1, 6)
         st.last_die = die
         escaped = die >= 4
-        events.append({"type": "running", "seat": t.owner, "animal": t.id, "die": die,
-                       "escaped": escaped})
+        if events is not None:
+            events.append({"type": "running", "seat": t.owner, "animal": t.id, "die": die,
+                           "escaped": escaped})
         if escaped:
             _finish(st, rng, events)
         else:
@@ -137,30 +140,33 @@ def apply_defence(st: EvolutionState, move: Move, rng: random.Random,
     elif trait == "mimicry":
         p["mimicry_used"] = True
         p["target"] = move["animal"]
-        events.append({"type": "mimicry", "seat": t.owner, "animal": t.id,
-                       "redirected_to": move["animal"]})
+        if events is not None:
+            events.append({"type": "mimicry", "seat": t.owner, "animal": t.id,
+                           "redirected_to": move["animal"]})
         _continue(st, rng, events)
     else:  # tail loss: the animal survives, the carnivore gets one blue token
         lost = st.discard_trait(t, move["card"])
-        events.append({"type": "tail_loss", "seat": t.owner, "animal": t.id,
-                       "card": move["card"], "trait": lost})
+        if events is not None:
+            events.append({"type": "tail_loss", "seat": t.owner, "animal": t.id,
+                           "card": move["card"], "trait": lost})
         st.pending = None
         chain.tail_loss(st, st.animals[p["carnivore"]], rng, events)
 
 
-def _eat(st: EvolutionState, rng: random.Random, events: list[Event]) -> None:
+def _eat(st: EvolutionState, rng: random.Random, events: list[Event] | None) -> None:
     """The target is eaten (rule E-5.1): Poisonous (E-5.14), then the food (``chain.kill``)."""
     assert st.pending is not None
     c = st.animals[st.pending["carnivore"]]
     t = st.animals[st.pending["target"]]
     if t.has("poisonous"):
         c.poisoned = True  # dies in this round's extinction phase
-        events.append({"type": "poisoned", "seat": c.owner, "animal": c.id})
+        if events is not None:
+            events.append({"type": "poisoned", "seat": c.owner, "animal": c.id})
     st.remove_animal(t, events, "eaten")
     st.pending = None
     chain.kill(st, c, rng, events)
 
 
-def _finish(st: EvolutionState, rng: random.Random, events: list[Event]) -> None:
+def _finish(st: EvolutionState, rng: random.Random, events: list[Event] | None) -> None:
     st.pending = None
     feeding.after_action(st, st.turn, rng, events)

@@ -48,7 +48,7 @@ def copy_chain(chain: dict[str, Any] | None) -> dict[str, Any] | None:
 
 
 def _grant(st: EvolutionState, chain: dict[str, Any] | None, animal: Animal, red: bool,
-           via: str | None, events: list[Event]) -> None:
+           via: str | None, events: list[Event] | None) -> None:
     """Give ``animal`` one token it has room for (red from the bank, or blue)."""
     if red:
         st.bank -= 1
@@ -57,7 +57,8 @@ def _grant(st: EvolutionState, chain: dict[str, Any] | None, animal: Animal, red
                     "token": "red" if red else "blue", "into": into}
     if via:
         event["via"] = via
-    events.append(event)
+    if events is not None:
+        events.append(event)
     if chain is not None:
         if animal.id not in chain["got"]:
             chain["got"].append(animal.id)
@@ -67,7 +68,8 @@ def _grant(st: EvolutionState, chain: dict[str, Any] | None, animal: Animal, red
 
 # -- the actions that start a chain ---------------------------------------------------------------
 
-def take(st: EvolutionState, animal: Animal, rng: random.Random, events: list[Event]) -> None:
+def take(st: EvolutionState, animal: Animal, rng: random.Random,
+         events: list[Event] | None) -> None:
     """Rule E-3.3: one red token from the bank onto ``animal`` (into its fat if it is fed:
     taking it there is the owner's choice), then its paired traits."""
     if not animal.pairs:  # the common case, kept cheap for playouts
@@ -79,7 +81,7 @@ def take(st: EvolutionState, animal: Animal, rng: random.Random, events: list[Ev
 
 
 def piracy(st: EvolutionState, pirate: Animal, rng: random.Random,
-           events: list[Event]) -> None:
+           events: list[Event] | None) -> None:
     """Rule E-5.17: the stolen token becomes the pirate's blue food (the pirate's own use)."""
     if not pirate.pairs:
         _grant(st, None, pirate, False, "piracy", events)
@@ -90,7 +92,7 @@ def piracy(st: EvolutionState, pirate: Animal, rng: random.Random,
 
 
 def kill(st: EvolutionState, carnivore: Animal, rng: random.Random,
-         events: list[Event]) -> None:
+         events: list[Event] | None) -> None:
     """Rule E-5.1: two blue tokens for the carnivore, then one Scavenger (rule E-5.16)."""
     _new(st, [["blue", carnivore.id, "carnivorous"], ["blue", carnivore.id, "carnivorous"],
               ["scavenger", carnivore.owner, "scavenger"]])
@@ -98,7 +100,7 @@ def kill(st: EvolutionState, carnivore: Animal, rng: random.Random,
 
 
 def tail_loss(st: EvolutionState, carnivore: Animal, rng: random.Random,
-              events: list[Event]) -> None:
+              events: list[Event] | None) -> None:
     """Rule E-5.13: the carnivore gets one blue token."""
     _new(st, [["blue", carnivore.id, "tail_loss"]])
     resolve(st, rng, events)
@@ -131,13 +133,13 @@ def options(st: EvolutionState, chain: dict[str, Any]) -> list[Option]:
 
 
 def _fire(st: EvolutionState, chain: dict[str, Any], card: int, receiver: int,
-          events: list[Event]) -> None:
+          events: list[Event] | None) -> None:
     chain["used"].append(card)
     trait = st.pairs[card][0]
     _grant(st, chain, st.animals[receiver], trait == "communication", trait, events)
 
 
-def resolve(st: EvolutionState, rng: random.Random, events: list[Event]) -> None:
+def resolve(st: EvolutionState, rng: random.Random, events: list[Event] | None) -> None:
     """Hand out the action's food until a choice is due (``st.chain`` stays) or it is done
     (``st.chain`` is cleared and the turn goes on)."""
     chain = st.chain
@@ -195,7 +197,7 @@ def moves(st: EvolutionState) -> list[Move]:
     return result
 
 
-def apply(st: EvolutionState, move: Move, rng: random.Random, events: list[Event]) -> None:
+def apply(st: EvolutionState, move: Move, rng: random.Random, events: list[Event] | None) -> None:
     """Play a validated chain choice, then go on resolving."""
     chain = st.chain
     assert chain is not None
@@ -207,7 +209,8 @@ def apply(st: EvolutionState, move: Move, rng: random.Random, events: list[Event
         _grant(st, chain, st.animals[move["animal"]], False, via, events)
     elif kind == "skip_fat":
         chain["offer"] = None
-        events.append({"type": "fat_skipped", "seat": seat, "animal": move["animal"]})
+        if events is not None:
+            events.append({"type": "fat_skipped", "seat": seat, "animal": move["animal"]})
     elif kind == "scavenger":
         chain["scavengers"] = None
         chain["steps"].insert(0, ["blue", move["animal"], "scavenger"])
@@ -215,6 +218,7 @@ def apply(st: EvolutionState, move: Move, rng: random.Random, events: list[Event
         _fire(st, chain, move["card"], move["animal"], events)
     else:  # pair_skip
         chain["used"].append(move["card"])
-        events.append({"type": "pair_skipped", "seat": seat, "card": move["card"],
-                       "animal": move["animal"]})
+        if events is not None:
+            events.append({"type": "pair_skipped", "seat": seat, "card": move["card"],
+                           "animal": move["animal"]})
     resolve(st, rng, events)

@@ -122,12 +122,13 @@ def _places(st: EvolutionState, seat: int, own: list[tuple[int, set[str]]],
 
 
 def apply(st: EvolutionState, seat: int, move: Move, rng: random.Random,
-          events: list[Event]) -> None:
+          events: list[Event] | None) -> None:
     """Play a validated development move, then pass the turn on."""
     kind = move["type"]
     if kind == "pass":
         st.passed[seat] = True
-        events.append({"type": "passed", "seat": seat, "phase": "development"})
+        if events is not None:
+            events.append({"type": "passed", "seat": seat, "phase": "development"})
     else:
         card = move["card"]
         st.hands[seat].remove(card)
@@ -136,28 +137,31 @@ def apply(st: EvolutionState, seat: int, move: Move, rng: random.Random,
             st.next_animal += 1
             st.animals[animal.id] = animal
             st.table[seat].append(animal)
-            events.append({"type": "animal_played", "seat": seat, "animal": animal.id,
-                           "exclude": [seat]})
-            events.append({"type": "animal_played", "seat": seat, "animal": animal.id,
-                           "card": card, "audience": [seat]})
+            if events is not None:
+                events.append({"type": "animal_played", "seat": seat, "animal": animal.id,
+                               "exclude": [seat]})
+                events.append({"type": "animal_played", "seat": seat, "animal": animal.id,
+                               "card": card, "audience": [seat]})
         elif kind == "play_trait":
             animal = st.animals[move["animal"]]
             animal.traits = (*animal.traits, (card, move["trait"]))
-            events.append({"type": "trait_played", "seat": seat, "card": card,
-                           "trait": move["trait"], "animal": move["animal"]})
+            if events is not None:
+                events.append({"type": "trait_played", "seat": seat, "card": card,
+                               "trait": move["trait"], "animal": move["animal"]})
         else:
             a, b = move["animals"]
             st.pairs[card] = (move["trait"], a, b)
             st.animals[a].pairs.append(card)
             st.animals[b].pairs.append(card)
-            events.append({"type": "pair_played", "seat": seat, "card": card,
-                           "trait": move["trait"], "animals": [a, b]})
+            if events is not None:
+                events.append({"type": "pair_played", "seat": seat, "card": card,
+                               "trait": move["trait"], "animals": [a, b]})
         if not st.hands[seat]:
             st.passed[seat] = True  # no cards = pass (E-3.1)
     next_player(st, seat, events, include_start=False, rng=rng)
 
 
-def next_player(st: EvolutionState, start: int, events: list[Event], include_start: bool,
+def next_player(st: EvolutionState, start: int, events: list[Event] | None, include_start: bool,
                 rng: random.Random) -> None:
     """Give the turn to the next seat clockwise that has not passed; else end the phase."""
     n = st.num_players

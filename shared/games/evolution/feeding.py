@@ -85,16 +85,18 @@ def can_act(st: EvolutionState, seat: int) -> bool:
 # -- applying -----------------------------------------------------------------------------------
 
 def apply(st: EvolutionState, seat: int, move: Move, rng: random.Random,
-          events: list[Event]) -> None:
+          events: list[Event] | None) -> None:
     """Play a validated feeding move of the seat on turn (not a chain choice)."""
     kind = move["type"]
     if kind == "pass":
         st.passed[seat] = True
-        events.append({"type": "passed", "seat": seat, "phase": "feeding"})
+        if events is not None:
+            events.append({"type": "passed", "seat": seat, "phase": "feeding"})
         next_player(st, seat, rng, events)
         return
     if kind == "end_turn":
-        events.append({"type": "turn_ended", "seat": seat})
+        if events is not None:
+            events.append({"type": "turn_ended", "seat": seat})
         next_player(st, seat, rng, events)
         return
     st.acted = True
@@ -111,31 +113,35 @@ def apply(st: EvolutionState, seat: int, move: Move, rng: random.Random,
         st.main_done = True
         animal.fat -= move["amount"]
         animal.food += move["amount"]
-        events.append({"type": "fat_burned", "seat": seat, "animal": animal.id,
-                       "amount": move["amount"]})
+        if events is not None:
+            events.append({"type": "fat_burned", "seat": seat, "animal": animal.id,
+                           "amount": move["amount"]})
         after_action(st, seat, rng, events)
         return
     st.trait_used = True
     if move["trait"] == "grazing":
         st.bank -= 1
-        events.append({"type": "grazing", "seat": seat, "animal": animal.id, "bank": st.bank})
+        if events is not None:
+            events.append({"type": "grazing", "seat": seat, "animal": animal.id, "bank": st.bank})
     elif move["trait"] == "piracy":
         animal.pirated = True
         victim = st.animals[move["target"]]
         victim.food -= 1
-        events.append({"type": "piracy", "seat": seat, "animal": animal.id,
-                       "target": victim.id, "victim_seat": victim.owner})
+        if events is not None:
+            events.append({"type": "piracy", "seat": seat, "animal": animal.id,
+                           "target": victim.id, "victim_seat": victim.owner})
         chain.piracy(st, animal, rng, events)
         return
     else:  # hibernation
         animal.hibernating = True
         animal.hib_round = st.round
-        events.append({"type": "hibernation", "seat": seat, "animal": animal.id})
+        if events is not None:
+            events.append({"type": "hibernation", "seat": seat, "animal": animal.id})
     after_action(st, seat, rng, events)
 
 
 def after_action(st: EvolutionState, seat: int, rng: random.Random,
-                 events: list[Event]) -> None:
+                 events: list[Event] | None) -> None:
     """End the turn by itself once the seat has nothing left to do (or the phase, E-3.9)."""
     if st.pending is not None or st.chain is not None:
         return
@@ -155,7 +161,7 @@ def all_full(st: EvolutionState) -> bool:
     return True
 
 
-def next_player(st: EvolutionState, start: int, rng: random.Random, events: list[Event],
+def next_player(st: EvolutionState, start: int, rng: random.Random, events: list[Event] | None,
                 include_start: bool = False) -> None:
     """Next seat clockwise that has not passed and can act; skipped seats pass (rules E-3.6,
     E-3.7); the phase ends when none is left or every animal is full (rule E-3.9)."""
@@ -172,5 +178,6 @@ def next_player(st: EvolutionState, start: int, rng: random.Random, events: list
         if can_act(st, seat):
             return
         st.passed[seat] = True
-        events.append({"type": "skipped", "seat": seat})
+        if events is not None:
+            events.append({"type": "skipped", "seat": seat})
     st.end_feeding(rng, events)

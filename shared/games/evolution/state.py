@@ -185,9 +185,17 @@ class EvolutionState(State):
         return self.apply_legal(seat, move, rng)
 
     def apply_legal(self, seat: int, move: Move, rng: random.Random) -> list[Event]:
+        events: list[Event] = []
+        self._apply(seat, move, rng, events)
+        return events
+
+    def advance(self, seat: int, move: Move, rng: random.Random) -> None:
+        self._apply(seat, move, rng, None)  # a search's step: no event is built
+
+    def _apply(self, seat: int, move: Move, rng: random.Random,
+               events: list[Event] | None) -> None:
         self._version += 1
         self._legal_key = None
-        events: list[Event] = []
         if self.chain is not None:
             chain.apply(self, move, rng, events)
         elif self.pending is not None:
@@ -196,7 +204,6 @@ class EvolutionState(State):
             development.apply(self, seat, move, rng, events)
         else:
             feeding.apply(self, seat, move, rng, events)
-        return events
 
     def random_move(self, seat: int, rng: random.Random) -> Move:
         """``legal_moves(seat)[rng.randrange(len(...))]``, the same move for the same ``rng``;
@@ -251,7 +258,7 @@ class EvolutionState(State):
                 return False
         return True
 
-    def remove_animal(self, animal: Animal, events: list[Event], cause: str) -> None:
+    def remove_animal(self, animal: Animal, events: list[Event] | None, cause: str) -> None:
         """The animal dies: its card, traits and paired traits go to its owner's discard
         pile (rules E-3.4, E-5.1); the partners lose the paired-trait cards."""
         pile = self.discards[animal.owner]
@@ -263,9 +270,10 @@ class EvolutionState(State):
             pile.append(card)
         del self.animals[animal.id]
         self.table[animal.owner].remove(animal)
-        events.append({"type": "animal_died", "cause": cause, "seat": animal.owner,
-                       "animal": animal.id, "cards_discarded": 1 + len(animal.traits)
-                       + len(animal.pairs)})
+        if events is not None:
+            events.append({"type": "animal_died", "cause": cause, "seat": animal.owner,
+                           "animal": animal.id, "cards_discarded": 1 + len(animal.traits)
+                           + len(animal.pairs)})
 
     def discard_trait(self, animal: Animal, card: int) -> str:
         """Remove one trait card (single or paired) from ``animal`` to its owner's pile
@@ -285,32 +293,34 @@ class EvolutionState(State):
 
     # -- round flow (E-3) -----------------------------------------------------------------------
 
-    def start_round(self, events: list[Event], rng: random.Random) -> None:
+    def start_round(self, events: list[Event] | None, rng: random.Random) -> None:
         """Begin development (E-3.1); E-4.1: an empty deck now makes this the last round."""
         self.phase = "development"
         self.last_round = not self.deck
         self.passed = [not hand for hand in self.hands]  # no cards = pass
         self.pending = None
         self.chain = None
-        events.append({"type": "round_started", "round": self.round, "first": self.first,
-                       "last_round": self.last_round, "deck_size": len(self.deck)})
+        if events is not None:
+            events.append({"type": "round_started", "round": self.round, "first": self.first,
+                           "last_round": self.last_round, "deck_size": len(self.deck)})
         development.next_player(self, self.first, events, include_start=True, rng=rng)
 
-    def start_feeding(self, rng: random.Random, events: list[Event]) -> None:
+    def start_feeding(self, rng: random.Random, events: list[Event] | None) -> None:
         """E-3.2: roll the food bank (a public event), then feeding from the first player."""
         dice, plus = FOOD_BANK[self.num_players]
         self.dice = [rng.randint(1, 6) for _ in range(dice)]
         self.bank = sum(self.dice) + plus
-        events.append({"type": "food_bank", "dice": list(self.dice), "plus": plus,
-                       "bank": self.bank})
+        if events is not None:
+            events.append({"type": "food_bank", "dice": list(self.dice), "plus": plus,
+                           "bank": self.bank})
         self.phase = "feeding"
         self.passed = [False] * self.num_players
         self.attacked_phase = [False] * self.num_players
         feeding.next_player(self, self.first, rng, events, include_start=True)
 
-    def end_feeding(self, rng: random.Random, events: list[Event]) -> None:
+    def end_feeding(self, rng: random.Random, events: list[Event] | None) -> None:
         """E-3.4 extinction and drawing, then the next round or the end (E-4.1)."""
-        if self.bank:
+        if self.bank and events is not None:
             events.append({"type": "bank_returned", "tokens": self.bank})
         self.bank = 0
         self.main_done = self.acted = self.trait_used = False
@@ -321,7 +331,8 @@ class EvolutionState(State):
         if self.last_round:
             self.phase = "over"
             result = self.result()
-            events.append({"type": "game_over", **result.to_json()})
+            if events is not None:
+                events.append({"type": "game_over", **result.to_json()})
             return
         quota = [HAND_SIZE if not self.table[s] and not self.hands[s] else 1 + len(self.table[s])
                  for s in range(self.num_players)]
@@ -332,10 +343,11 @@ class EvolutionState(State):
                     drawn[seat].append(self.deck.pop())
         for seat in order:
             self.hands[seat].extend(drawn[seat])
-            events.append({"type": "cards_drawn", "seat": seat, "count": len(drawn[seat]),
-                           "exclude": [seat]})
-            events.append({"type": "cards_drawn", "seat": seat, "cards": drawn[seat],
-                           "audience": [seat]})
+            if events is not None:
+                events.append({"type": "cards_drawn", "seat": seat, "count": len(drawn[seat]),
+                               "exclude": [seat]})
+                events.append({"type": "cards_drawn", "seat": seat, "cards": drawn[seat],
+                               "audience": [seat]})
         for animal in self.animals.values():  # all tokens but fat are removed (E-3.4)
             animal.food = 0
             animal.attacked = animal.pirated = animal.hibernating = False
