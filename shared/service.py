@@ -491,6 +491,19 @@ class MatchService:
             self.send_finish(record.id)
         return answer
 
+    def question_holds(self, record: MatchRecord, seat: int, question: carryover.Question,
+                       state: State | None = None) -> bool:
+        """Whether ``question``, asked of ``seat`` at an earlier version (a bot's search, a
+        hint's), is still its question in ``record`` (``shared.carryover``)."""
+        if record.status != "running" or record.version - question.version >= len(record.seats):
+            return False  # each move since must be a different seat's: at most players - 1
+        # A match starts at version 1 and every accepted write adds one log entry, so version
+        # v's entry is at index v - 2 (still_open checks the versions, and fails safe if not).
+        entries = self.store.log(record.id, question.version - 1, record.version - 2)
+        if state is None:
+            state = get_game(record.game).state_from_json(json.loads(record.state))
+        return carryover.still_open(question, seat, state, record.version, entries)
+
     def _quote_holds(self, record: MatchRecord, game: Game, state: State, seat: int,
                      quoted: int) -> bool:
         """Whether ``seat``'s question at version ``quoted`` is still its question now."""

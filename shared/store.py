@@ -22,8 +22,10 @@ so on Redis Cluster all keys of one match live in one slot and one script can wr
   all these times to live in its one script, so no crash leaves an ended match without them;
 * ``evo:m:{id}:hint:{seat}:{version}`` string — the answer to a hint asked at that version
   (JSON, TTL), announced on ``evo:m:{id}:hints``, so a person who asks again (a dropped
-  connection, a 202) gets it without another search; ``evo:m:{id}:hintq:{seat}:{version}``
-  string — a hint search asked for and not yet answered (TTL: the longest it may take);
+  connection, a 202, another seat's hidden choice since) gets it without another search;
+  ``evo:m:{id}:hintq:{seat}:{version}`` string — a hint search asked for and not yet
+  answered (TTL: the longest it may take); ``evo:m:{id}:hintq:{seat}`` string — the
+  question of the seat's latest hint search (``shared.carryover``, TTL);
 * ``evo:m:{id}:queued:{seat}:{version}`` string — a bot turn's task is in the queue (set
   before it is sent, removed when a worker starts it; the lease then says it is running), so
   the sweep re-enqueues only a turn whose task is lost, however long the queue;
@@ -658,6 +660,21 @@ class MatchStore:
     def release_hint(self, match_id: str, seat: int, version: int) -> None:
         """Forget an asked search that will not answer (so the next ask sends another)."""
         self.redis.delete(self._key(match_id, f":hintq:{seat}:{version}"))
+        last = self.last_hint_question(match_id, seat)
+        if last is not None and json.loads(last).get("version") == version:
+            self.redis.delete(self._key(match_id, f":hintq:{seat}"))
+
+    def note_hint_question(self, match_id: str, seat: int, question: str, ttl: float) -> None:
+        """Remember the question of the seat's latest hint search (``shared.carryover``)."""
+        self.redis.set(self._key(match_id, f":hintq:{seat}"), question, px=int(ttl * 1000))
+
+    def last_hint_question(self, match_id: str, seat: int) -> str | None:
+        return self.redis.get(self._key(match_id, f":hintq:{seat}"))
+
+    def hint_asked(self, match_id: str, seat: int, version: int) -> bool:
+        """Whether a hint search at ``version`` is under way or answered."""
+        return bool(self.redis.exists(self._key(match_id, f":hintq:{seat}:{version}"),
+                                      self._key(match_id, f":hint:{seat}:{version}")))
 
     def keep_hint(self, match_id: str, seat: int, version: int, answer: dict[str, Any],
                   ttl: float) -> None:

@@ -9,19 +9,26 @@ from typing import Any
 
 from shared.bot_catalogue import HINT_BUDGET, HINT_KEEP
 from shared.games import get_game
+from shared.hints import open_question
 from shared.service import MatchService
 from worker.search import search_move
 
 
 def suggest(service: MatchService, match_id: str, seat: int, version: int) -> dict[str, Any]:
-    """The search's move for ``seat`` at ``version`` and its estimate, or ``{"error":
-    "stale"}`` when the match is no longer there (the API then answers 409)."""
+    """The search's move for ``seat``'s question at ``version`` and its estimate, or
+    ``{"error": "stale"}`` when the match has moved past that question (the API then
+    answers 409). Other seats' hidden choices since (a queued task starts late in a
+    simultaneous step) leave the question open: the search answers it from the view now."""
     record = service.store.load(match_id)
-    if (record is None or record.version != version or record.status != "running"
-            or seat not in record.to_move or service.retired_rules(record) is not None):
+    if (record is None or record.status != "running" or seat not in record.to_move
+            or service.retired_rules(record) is not None):
         return {"error": "stale"}
     game = get_game(record.game)
     state = game.state_from_json(json.loads(record.state))
+    if record.version != version:
+        question = open_question(service, record, seat, state)
+        if question is None or question.version != version:
+            return {"error": "stale"}
     stats: dict[str, Any] = {}
     # A seat's view only, as for a bot (the hint must not know what the seat does not);
     # seeded by the version (the same answer again unless the time cap cut the search).
@@ -32,7 +39,6 @@ def suggest(service: MatchService, match_id: str, seat: int, version: int) -> di
             "label": state.move_label(move),
             "win_estimate": None if value is None else round(value, 3),
             "simulations": stats["iterations"], "think_seconds": round(stats["elapsed"], 3)}
-
 
 
 def answer(service: MatchService, match_id: str, seat: int, version: int) -> dict[str, Any]:

@@ -105,7 +105,7 @@ def _submit(service: MatchService, match_id: str, seat: int, question: carryover
         except ServiceError as exc:
             record = service.store.load(match_id)
             if (record is not None and record.version > version
-                    and search_holds(service, record, seat, question)
+                    and service.question_holds(record, seat, question)
                     and service.store.claim_bot_turn(match_id, seat, record.version, lease,
                                                      question.to_json())):
                 version = record.version
@@ -126,18 +126,6 @@ def _submit(service: MatchService, match_id: str, seat: int, question: carryover
         return "played"
 
 
-def search_holds(service: MatchService, record: MatchRecord, seat: int,
-                 question: carryover.Question, state: State | None = None) -> bool:
-    """Whether ``question``, searched earlier, is still ``seat``'s question in ``record``."""
-    if record.status != "running" or record.version - question.version >= len(record.seats):
-        return False  # each move since must be a different seat's: at most players - 1
-    # A match starts at version 1 and every accepted write adds one log entry, so version v's
-    # entry is at index v - 2 (still_open checks the versions, and fails safe if not).
-    entries = service.store.log(record.id, question.version - 1, record.version - 2)
-    return carryover.still_open(question, seat, state or _state(record), record.version,
-                                entries)
-
-
 def earlier_search_holds(service: MatchService, record: MatchRecord, seat: int,
                          state: State | None = None) -> bool:
     """Whether a live search of ``seat`` begun at an earlier version answers this one."""
@@ -147,7 +135,7 @@ def earlier_search_holds(service: MatchService, record: MatchRecord, seat: int,
     if not questions:
         return False
     state = state or _state(record)  # parsed once, and only when an earlier search is live
-    return any(search_holds(service, record, seat, question, state) for question in questions)
+    return any(service.question_holds(record, seat, question, state) for question in questions)
 
 
 def sweep(service: MatchService, stale_after: float, stalled_after: float = 0) -> int:

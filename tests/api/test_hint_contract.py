@@ -41,18 +41,18 @@ def test_no_worker_means_searching_not_a_server_error(client: FlaskClient) -> No
 
 
 def test_a_new_search_too_soon_is_a_429_problem(client: FlaskClient) -> None:
-    # Savanna: both seats pick at once, so seat 0 owes a new question once seat 1 has picked.
+    # Savanna: once both seats have picked, each owes a placement, a new question.
     created = client.post("/v1/matches", json={**TWO_HUMANS, "game": "savanna",
                                                "seed": 5}).get_json()
     match_id, tokens = created["id"], {t["seat"]: t["token"] for t in created["tokens"]}
-    url, auth = f"/v1/matches/{match_id}/hint", {"Authorization": f"Bearer {tokens[0]}"}
-    assert client.get(url, headers=auth).status_code == 202
-    moves = client.get(f"/v1/matches/{match_id}/moves",
-                       headers={"Authorization": f"Bearer {tokens[1]}"}).get_json()
-    picked = client.post(f"/v1/matches/{match_id}/moves",
-                         headers={"Authorization": f"Bearer {tokens[1]}"},
-                         json={"version": moves["version"], "move_id": moves["moves"][0]["id"]})
-    assert picked.status_code == 200, picked.get_json()
-    limited = client.get(url, headers=auth)
+    auths = {seat: {"Authorization": f"Bearer {token}"} for seat, token in tokens.items()}
+    url = f"/v1/matches/{match_id}/hint"
+    assert client.get(url, headers=auths[0]).status_code == 202
+    for seat in (0, 1):
+        moves = client.get(f"/v1/matches/{match_id}/moves", headers=auths[seat]).get_json()
+        picked = client.post(f"/v1/matches/{match_id}/moves", headers=auths[seat], json={
+            "version": moves["version"], "move_id": moves["moves"][0]["id"]})
+        assert picked.status_code == 200, picked.get_json()
+    limited = client.get(url, headers=auths[0])
     assert check(limited, MATCH + "/hint", "GET")["status"] == 429
     assert 1 <= int(limited.headers["Retry-After"]) <= 10

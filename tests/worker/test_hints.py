@@ -75,18 +75,52 @@ def test_asking_again_returns_the_kept_answer_without_another_search(
         hints.hint(service, record.id, 1 - seat, worker)
 
 
-def test_a_new_search_is_rate_limited_per_seat(service: MatchService) -> None:
-    # Savanna: both seats pick at once, so seat 0 owes a new question once seat 1 has picked.
+def _first_move(service: MatchService, match_id: str, seat: int) -> str:
+    return service.legal_moves(service.load(match_id), seat)[0]["id"]
+
+
+def test_another_seats_hidden_choice_leaves_the_question_and_its_answer(
+        service: MatchService) -> None:
+    # Savanna: both seats pick at once, face down; seat 1's pick bumps the version only.
+    record = _humans(service, "savanna")
+    worker = Worker(service)
+    first = hints.hint(service, record.id, 0, worker)
+    service.submit_move(record.id, 1, record.version, _first_move(service, record.id, 1))
+    assert service.load(record.id).version == record.version + 1
+    assert hints.hint(service, record.id, 0, worker) == first  # no search, no 429
+    assert len(worker.sent) == 1
+    # The hint quotes the version it was searched at: its move is accepted now all the same.
+    played = service.submit_move(record.id, 0, first["version"], first["move_id"])
+    assert played["applied_at"] == record.version + 1
+
+
+def test_a_new_question_is_a_new_search_rate_limited_per_seat(service: MatchService) -> None:
     record = _humans(service, "savanna")
     worker = Worker(service)
     hints.hint(service, record.id, 0, worker)
     assert hints.hint(service, record.id, 1, worker)["seat"] == 1  # the limit is per seat
-    pick = service.legal_moves(record, 1)[0]["id"]
-    service.submit_move(record.id, 1, record.version, pick)
+    # Both pick: the cards are revealed, and each seat owes a placement (a new question).
+    service.submit_move(record.id, 0, record.version, _first_move(service, record.id, 0))
+    service.submit_move(record.id, 1, record.version + 1, _first_move(service, record.id, 1))
     with pytest.raises(TooManyRequests) as limited:
         hints.hint(service, record.id, 0, worker)
     assert 0 < limited.value.extra["retry_after"] <= hints.HINT_INTERVAL
     assert len(worker.sent) == 2
+
+
+def test_a_late_search_of_a_question_still_open_answers_it(service: MatchService) -> None:
+    # The task starts after seat 1 has picked: it searches the view now, for the question.
+    record = _humans(service, "savanna")
+    busy = Worker(service, answers=False)
+    with pytest.raises(Unavailable):
+        hints.hint(service, record.id, 0, busy, wait=0.1)
+    service.submit_move(record.id, 1, record.version, _first_move(service, record.id, 1))
+    late = answer(service, record.id, 0, record.version)
+    assert late["version"] == record.version and late["move_id"]
+    assert hints.hint(service, record.id, 0, busy) == late and len(busy.sent) == 1
+    # Seat 0's own pick closes the question: a search begun after it is stale.
+    service.submit_move(record.id, 0, record.version + 1, late["move_id"])
+    assert suggest(service, record.id, 0, record.version)["error"] == "stale"
 
 
 def test_asking_while_the_search_runs_waits_for_it_and_sends_no_other(

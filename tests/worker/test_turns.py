@@ -198,8 +198,8 @@ def test_a_record_read_before_newer_moves_is_judged_on_its_own_version(
     seen = service.load(record.id)
     service.submit_move(record.id, 2, start + 1, _first_legal(service, record.id, 2))
     # The log has moved past ``seen``; only the entries up to its version count.
-    assert turns.search_holds(service, seen, 0, question)
-    assert turns.search_holds(service, service.load(record.id), 0, question)
+    assert service.question_holds(seen, 0, question)
+    assert service.question_holds(service.load(record.id), 0, question)
 
 
 def test_a_task_overtaken_before_its_claim_gives_the_turn_to_the_newer_task(
