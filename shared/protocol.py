@@ -50,6 +50,7 @@ from shared.bot_catalogue import SearchBudget
 from shared.protocol_state import (
     Cutoff,
     Event,
+    EventsOptionalState,
     IllegalMove,
     Move,
     NotYourTurn,
@@ -59,8 +60,9 @@ from shared.protocol_state import (
     canonical_id,
 )
 
-__all__ = ["Cutoff", "CutoffBudgets", "Event", "Game", "IllegalMove", "Move", "NotYourTurn",
-           "Option", "Policy", "Result", "State", "View", "canonical_id"]
+__all__ = ["Cutoff", "CutoffBudgets", "Event", "EventsOptionalState", "Game", "IllegalMove",
+           "Move", "NotYourTurn", "Option", "Policy", "Result", "State", "View",
+           "canonical_id"]
 
 
 @dataclass(frozen=True)

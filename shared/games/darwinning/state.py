@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from typing import Any, Final
 
-from shared.protocol import Event, IllegalMove, Move, NotYourTurn, Result, State, View
+from shared.protocol import Event, EventsOptionalState, IllegalMove, Move, NotYourTurn, Result, View
 from shared.rng import randbelow, shuffle
 
 from . import plays, survival, tricks, upgrades, views
@@ -36,7 +36,7 @@ from .model import Board, dummy_start
 DUMMY: Final = survival.DUMMY
 
 
-class DarwinningState(State):
+class DarwinningState(EventsOptionalState):
     """A match of Darwinning! in progress (see the module docstring)."""
 
     def __init__(self, players: int, edition: str = "2.2", eras: int = 3) -> None:
@@ -244,14 +244,6 @@ class DarwinningState(State):
         if not isinstance(move, dict) or move not in self.legal_moves(seat):
             raise IllegalMove(self.explain_illegal(seat, move))
         return self.apply_legal(seat, move, rng)
-
-    def apply_legal(self, seat: int, move: Move, rng: random.Random) -> list[Event]:
-        events: list[Event] = []
-        self._apply(seat, move, rng, events)
-        return events
-
-    def advance(self, seat: int, move: Move, rng: random.Random) -> None:
-        self._apply(seat, move, rng, None)  # a search's step: no event is built
 
     def _apply(self, seat: int, move: Move, rng: random.Random,
                events: list[Event] | None) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from shared.protocol import Event, IllegalMove, Move, NotYourTurn, Result, State, View
+from shared.protocol import Event, EventsOptionalState, IllegalMove, Move, NotYourTurn, Result, View
 from shared.rng import randbelow
 
 from . import attack, chain, development, feeding, views
@@ -21,7 +21,7 @@ from .model import Animal
 Pair = tuple[str, int, int]  # (trait, animal a, animal b); Symbiosis: (symbiosis, symbiont, host)
 
 
-class EvolutionState(State):
+class EvolutionState(EventsOptionalState):
     """A match of Evolution in progress (see the module docstring)."""
 
     def __init__(self, players: int) -> None:
@@ -183,14 +183,6 @@ class EvolutionState(State):
         if move not in self.legal_moves(seat):
             raise IllegalMove(self.explain_illegal(seat, move))
         return self.apply_legal(seat, move, rng)
-
-    def apply_legal(self, seat: int, move: Move, rng: random.Random) -> list[Event]:
-        events: list[Event] = []
-        self._apply(seat, move, rng, events)
-        return events
-
-    def advance(self, seat: int, move: Move, rng: random.Random) -> None:
-        self._apply(seat, move, rng, None)  # a search's step: no event is built
 
     def _apply(self, seat: int, move: Move, rng: random.Random,
                events: list[Event] | None) -> None:

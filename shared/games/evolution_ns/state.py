@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from typing import Any, Final
 
-from shared.protocol import Event, IllegalMove, Move, NotYourTurn, Result, State, View
+from shared.protocol import Event, EventsOptionalState, IllegalMove, Move, NotYourTurn, Result, View
 from shared.rng import randbelow, shuffle
 
 from . import feeding, play, views
@@ -23,7 +23,7 @@ from .model import Species
 _ORDERS: Final[dict[int, tuple[tuple[int, ...], ...]]] = {}
 
 
-class NSState(State):
+class NSState(EventsOptionalState):
     """A match of Evolution (North Star) in progress (see the module docstring)."""
 
     def __init__(self, players: int, quick: bool = False) -> None:
@@ -197,15 +197,6 @@ class NSState(State):
         if not isinstance(move, dict) or move not in self.legal_moves(seat):
             raise IllegalMove(self.explain_illegal(seat, move))
         return self.apply_legal(seat, move, rng)
-
-    def apply_legal(self, seat: int, move: Move, rng: random.Random) -> list[Event]:
-        events: list[Event] = []
-        self._apply(seat, move, rng, events)
-        return events
-
-    def advance(self, seat: int, move: Move, rng: random.Random) -> None:
-        # A search's step: no event is built (about a seventh of a playout's work).
-        self._apply(seat, move, rng, None)
 
     def _apply(self, seat: int, move: Move, rng: random.Random,
                events: list[Event] | None) -> None:
