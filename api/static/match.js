@@ -7,6 +7,7 @@ const matchId = document.body.dataset.match;
 const page = {
   match: null, moves: null, seat: null, busy: false, again: false, stream: null,
   shown: null, redraw: false,  // what the page shows (version/status/seat); draw it anyway
+  hint: null, asking: false,  // the hint shown or asked for: {moves, answer}; a request out
 };
 
 // A seat and token may come in the fragment (#seat=1&token=...): kept like a created one.
@@ -98,38 +99,65 @@ function drawMoves(moves) {
   const list = document.getElementById("moves");
   if (card.hidden) {
     list.replaceChildren();  // no stale move left clickable behind the hidden card
+    page.hint = null;
     return;
   }
   list.replaceChildren(...moves.moves.map((move) => Arena.el("button", {
     class: "move", dataset: { id: move.id }, onclick: () => play(moves.version, move.id),
   }, move.label)));
-  // A hint answers one version: new moves clear it. No hints where results count.
+  // No hints where results count. A hint answers the seat's question; another seat's hidden
+  // pick changes the version, not the seat's moves nor (almost always) its question, so the
+  // hint stays and the page asks again: the API answers from the answer it kept, no search.
+  // New moves clear it.
   document.getElementById("hint-row").hidden = Boolean(page.match.rated || page.match.tournament);
-  document.getElementById("hint-text").textContent = "";
+  if (page.hint && page.hint.moves === movesKey(moves)) {
+    if (page.hint.answer) showHint(page.hint.answer);
+    if (!page.asking) askHint();  // one asking at a time; it asks again itself if moved on
+  } else {
+    page.hint = null;
+    document.getElementById("hint-text").textContent = "";
+  }
+}
+
+function movesKey(moves) {
+  return moves ? moves.moves.map((move) => move.id).join("\n") : null;
 }
 
 async function askHint() {
-  const version = page.moves && page.moves.version;
+  if (!page.moves || page.asking) return;
+  const moves = movesKey(page.moves);
+  if (!page.hint || page.hint.moves !== moves) page.hint = { moves, answer: null };
+  const asked = page.hint;
   const button = document.getElementById("hint");
   const text = document.getElementById("hint-text");
+  page.asking = true;
   button.disabled = true;
-  text.textContent = "The bot is thinking…";
+  if (!asked.answer) text.textContent = "The bot is thinking…";
   try {
     // 202: the workers are busy and the search goes on; asking again waits for it.
     for (let tries = 0; tries < 20; tries++) {
+      const version = page.moves.version;
       const hint = await Arena.api("GET", `/v1/matches/${matchId}/hint`, {
         token: Arena.tokens(matchId)[page.seat] });
-      if (!page.moves || page.moves.version !== version) return;  // the match moved on
-      if (hint.status !== "searching") {
+      if (page.hint !== asked) return;  // new moves cleared it
+      if (hint.status === "searching") {
+        await new Promise((resolve) => { setTimeout(resolve, hint.retry_after * 1000); });
+      } else if (page.moves && page.moves.version === version) {
+        asked.answer = hint;
         showHint(hint);
         return;
-      }
-      await new Promise((resolve) => { setTimeout(resolve, hint.retry_after * 1000); });
+      }  // else the version moved during the ask (a hidden pick): ask again for this one
     }
+    page.hint = null;
     text.textContent = "No bot had time to answer; ask again later.";
   } catch (failure) {
-    if (page.moves && page.moves.version === version) text.textContent = failure.message;
+    if (page.hint === asked) {
+      page.hint = null;
+      document.querySelectorAll("button.move.hinted").forEach((b) => b.classList.remove("hinted"));
+      text.textContent = failure.message;
+    }
   } finally {
+    page.asking = false;
     button.disabled = false;
   }
 }

@@ -175,6 +175,38 @@ def test_a_person_asks_what_the_bot_would_play(
     expect(page.locator("button.move.hinted")).to_have_count(0, timeout=TURN_TIMEOUT)
 
 
+def test_a_hint_outlives_another_seats_hidden_pick(
+        page: Page, api_url: str, client: Client, worker: Worker) -> None:
+    """A face-down pick of the other seat changes the version, not the person's question:
+    the page keeps its hint and asks again, and the API answers from the answer it kept (a
+    new search this soon would be a 429, which the page would show instead)."""
+    created = client.create({"game": "savanna", "seed": 4, "seats": [
+        {"kind": "human"}, {"kind": "human"}]})
+    match_id = created["id"]
+    mine, theirs = (created["tokens"][s]["token"] for s in (0, 1))
+    asks: list[int] = []  # the statuses of the page's hint requests
+    page.on("response", lambda r: asks.append(r.status) if r.url.endswith("/hint") else None)
+    page.goto(f"{api_url}/play/{match_id}#seat=0&token={mine}")
+    expect(page.locator("#moves-card button.move").first).to_be_visible(timeout=TURN_TIMEOUT)
+    page.click("#hint")
+    expect(page.locator("#hint-text")).to_contain_text("The bot would play:",
+                                                       timeout=TURN_TIMEOUT)
+    assert asks == [200]
+    hinted = page.locator("button.move.hinted").get_attribute("data-id")
+    said = page.locator("#hint-text").inner_text()
+    other = client.call("GET", f"/v1/matches/{match_id}/moves", theirs).json()
+    picked = client.call("POST", f"/v1/matches/{match_id}/moves", theirs, json={
+        "version": other["version"], "move_id": other["moves"][0]["id"]})
+    assert picked.status_code == 200, picked.text
+    assert 0 in picked.json()["to_move"]  # the person's pick is still owed
+    expect(page.locator("body")).to_have_attribute("data-version",
+                                                   str(picked.json()["version"]))
+    expect(page.locator("#hint")).to_be_enabled(timeout=TURN_TIMEOUT)  # its ask is answered
+    assert asks == [200, 200]
+    assert page.locator("#hint-text").inner_text() == said
+    expect(page.locator("button.move.hinted")).to_have_attribute("data-id", hinted)
+
+
 CROSS_ORIGIN_PAGE = """<!doctype html><html><body><script>
 window.playWholeMatch = async (api) => {
   const call = async (method, path, token, body) => {
