@@ -1,5 +1,6 @@
 """Shared fixtures: a real Redis server (started per test session on a free port), and a real
-Redis Cluster (3 masters, 3 replicas) for the tests that run against both."""
+Redis Cluster (3 masters, 3 replicas) for the tests that run against both; and a check that
+``--dist loadgroup`` does group."""
 
 from __future__ import annotations
 
@@ -12,6 +13,27 @@ import redis
 from scripts.localcluster import LocalCluster, start_cluster
 from scripts.localredis import free_port, start_redis
 from shared.redis_client import RedisClient, connect
+
+#: On an xdist worker, the node ids of the tests ``--dist loadgroup`` failed to group.
+UNGROUPED = pytest.StashKey[set[str]]()
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark the tests that ``--dist loadgroup`` would not group. xdist keeps an
+    ``xdist_group``'s tests on one worker (one RabbitMQ node, one cluster, one tournament
+    worker) by suffixing their node ids with ``@<group>``; with pytest 9.2 the suffix no longer
+    takes (pytest-xdist issue 1386), and the groups were silently spread over the workers."""
+    if getattr(config.option, "loadgroup", False):  # set on an xdist worker
+        config.stash[UNGROUPED] = {item.nodeid for item in items
+                                   if item.get_closest_marker("xdist_group")
+                                   and "@" not in item.nodeid}
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    if item.nodeid in item.config.stash.get(UNGROUPED, set()):
+        pytest.fail("--dist loadgroup did not group this test: this pytest and pytest-xdist "
+                    "do not work together (pin them as constraints.txt does)", pytrace=False)
 
 
 @pytest.fixture(scope="session")
