@@ -99,7 +99,7 @@ function drawMoves(moves) {
   const list = document.getElementById("moves");
   if (card.hidden) {
     list.replaceChildren();  // no stale move left clickable behind the hidden card
-    page.hint = null;
+    clearHint();
     return;
   }
   list.replaceChildren(...moves.moves.map((move) => Arena.el("button", {
@@ -114,9 +114,14 @@ function drawMoves(moves) {
     if (page.hint.answer) showHint(page.hint.answer);
     if (!page.asking) askHint();  // one asking at a time; it asks again itself if moved on
   } else {
-    page.hint = null;
-    document.getElementById("hint-text").textContent = "";
+    clearHint();
   }
+}
+
+function clearHint(message = "") {
+  page.hint = null;
+  document.querySelectorAll("button.move.hinted").forEach((b) => b.classList.remove("hinted"));
+  document.getElementById("hint-text").textContent = message;
 }
 
 function movesKey(moves) {
@@ -129,17 +134,16 @@ async function askHint() {
   if (!page.hint || page.hint.moves !== moves) page.hint = { moves, answer: null };
   const asked = page.hint;
   const button = document.getElementById("hint");
-  const text = document.getElementById("hint-text");
   page.asking = true;
   button.disabled = true;
-  if (!asked.answer) text.textContent = "The bot is thinking…";
+  if (!asked.answer) document.getElementById("hint-text").textContent = "The bot is thinking…";
   try {
     // 202: the workers are busy and the search goes on; asking again waits for it.
-    for (let tries = 0; tries < 20; tries++) {
+    for (let tries = 0; tries < 20 && page.hint === asked; tries++) {
       const version = page.moves.version;
       const hint = await Arena.api("GET", `/v1/matches/${matchId}/hint`, {
         token: Arena.tokens(matchId)[page.seat] });
-      if (page.hint !== asked) return;  // new moves cleared it
+      if (page.hint !== asked) return;  // new moves (or none) cleared it
       if (hint.status === "searching") {
         await new Promise((resolve) => { setTimeout(resolve, hint.retry_after * 1000); });
       } else if (page.moves && page.moves.version === version) {
@@ -148,14 +152,9 @@ async function askHint() {
         return;
       }  // else the version moved during the ask (a hidden pick): ask again for this one
     }
-    page.hint = null;
-    text.textContent = "No bot had time to answer; ask again later.";
+    if (page.hint === asked) clearHint("No bot had time to answer; ask again later.");
   } catch (failure) {
-    if (page.hint === asked) {
-      page.hint = null;
-      document.querySelectorAll("button.move.hinted").forEach((b) => b.classList.remove("hinted"));
-      text.textContent = failure.message;
-    }
+    if (page.hint === asked) clearHint(failure.message);
   } finally {
     page.asking = false;
     button.disabled = false;

@@ -35,6 +35,10 @@ FOUR_BOTS = [{"bot": {"kind": "random"}}, {"bot": {"kind": "greedy"}},
              {"bot": {"kind": "ismcts", "simulations": 20}}]
 
 
+#: ``WORKER_NICE`` that keeps the test run's own niceness (a worker only ever raises its own).
+OUR_NICENESS = "0"
+
+
 @pytest.fixture(scope="module")
 def tournament_worker(redis_url: str, tmp_path_factory: pytest.TempPathFactory
                       ) -> Iterator[Worker]:
@@ -45,7 +49,7 @@ def tournament_worker(redis_url: str, tmp_path_factory: pytest.TempPathFactory
     minutes. The tests of that yielding restart it as deployed (``niced_tournament_worker``).
     """
     running = Worker(redis_url, tmp_path_factory.mktemp("tournament-worker"), "tournament")
-    running.env["WORKER_NICE"] = "0"  # 0: it keeps ours (worker.celery_app)
+    running.env["WORKER_NICE"] = OUR_NICENESS
     running.start()
     try:
         yield running
@@ -64,7 +68,7 @@ def niced_tournament_worker(tournament_worker: Worker) -> Iterator[Worker]:
         yield tournament_worker
     finally:
         tournament_worker.stop()
-        tournament_worker.env["WORKER_NICE"] = "0"
+        tournament_worker.env["WORKER_NICE"] = OUR_NICENESS
         tournament_worker.start()
 
 
