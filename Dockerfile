@@ -1,6 +1,6 @@
 # One image for the API and the worker (docker-compose.yml picks the command).
 
-# The compiled build the worker runs (shared/accel.py): mypyc and a C compiler are needed only
+# The compiled build the worker runs (shared/infra/accel.py): mypyc and a C compiler are needed only
 # here; the image keeps just var/accel/<digest>/. Should the build ever fail, the image still
 # builds and the worker runs the plain sources (it logs one line saying so).
 FROM python:3.11-slim AS accel
@@ -13,7 +13,7 @@ RUN pip install --no-cache-dir -r requirements.txt -c constraints.txt \
     && pip install --no-cache-dir -c constraints.txt mypy setuptools
 COPY worker ./worker
 COPY shared ./shared
-RUN mkdir -p var/accel && (python -m shared.accel build || true)
+RUN mkdir -p var/accel && (python -m shared.infra.accel build || true)
 
 FROM python:3.11-slim
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1

@@ -30,23 +30,25 @@ chromium:
 rabbitmq:
 	bash scripts/install_rabbitmq.sh
 
-# The compiled build the worker runs (shared/accel.py): built once per digest of the sources
-# into var/accel/ (~15 s of CPU); without it (no C compiler) the worker runs the plain sources.
+# The compiled build the worker runs (shared/infra/accel.py): built once per digest of the
+# sources into var/accel/ (~15 s of CPU); without it (no C compiler) the worker runs the plain sources.
 accel: $(STAMP)
-	$(BIN)/python -m shared.accel build
+	$(BIN)/python -m shared.infra.accel build
 
 run: $(STAMP)
-	$(BIN)/python -m shared.accel build || echo "no compiled build: the worker runs the plain sources"
+	$(BIN)/python -m shared.infra.accel build || echo "no compiled build: the worker runs the plain sources"
 	$(BIN)/python -m scripts.run
 
 # The tests check the build the worker runs (tests/test_accel.py), so it is built first.
 test: $(STAMP) $(NODE_STAMP) chromium rabbitmq
-	$(BIN)/ruff check .
-	$(BIN)/python -m shared.accel build
+	$(MAKE) --no-print-directory lint
+	$(BIN)/python -m shared.infra.accel build
 	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadgroup
 
+# Style (ruff) and the layer contracts (import-linter, pyproject.toml [tool.importlinter]).
 lint: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports
 
 # Rewrites openapi.yaml's per-game schemas from the games (scripts/openapi_games.py), then
 # validates the spec.

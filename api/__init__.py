@@ -6,7 +6,7 @@ from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from shared import services
-from shared.config import Settings
+from shared.infra.config import Settings
 
 
 def create_app(settings: Settings | None = None) -> Flask:

@@ -8,12 +8,13 @@ from typing import Any
 from flask import current_app, request
 from marshmallow import Schema
 
-from shared.accounts import AccountService
-from shared.config import Settings
-from shared.errors import ServiceError, Unauthorized
-from shared.limits import BotWorkCap, RateLimiter, bot_seat_count
-from shared.service import MatchService
-from shared.store import hash_secret
+from shared.accounts.service import AccountService
+from shared.domain.errors import ServiceError, Unauthorized
+from shared.infra.config import Settings
+from shared.infra.rate_limit import RateLimiter
+from shared.infra.secrets import hash_secret
+from shared.matches.bot_cap import BotWorkCap, bot_seat_count
+from shared.matches.service import MatchService
 from shared.tournaments.service import TournamentService
 
 

@@ -8,12 +8,10 @@ from typing import Any
 
 from flask import Flask, Response, json
 from marshmallow import ValidationError
-from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import OutOfMemoryError, RedisError
-from redis.exceptions import TimeoutError as RedisTimeoutError
 from werkzeug.exceptions import HTTPException
 
-from shared.errors import ServiceError
+from shared.domain.errors import ServiceError
+from shared.infra.store_errors import StoreError, StoreFull, StoreTimeout, StoreUnreachable
 
 log = logging.getLogger(__name__)
 PROBLEM = "application/problem+json"
@@ -56,8 +54,8 @@ def register(app: Flask) -> None:
             response.headers["Allow"] = ", ".join(exc.valid_methods)
         return response
 
-    @app.errorhandler(RedisError)
-    def redis_error(exc: RedisError) -> Response:
+    @app.errorhandler(StoreError)
+    def redis_error(exc: StoreError) -> Response:
         """Told apart: a full store (507), an unreachable one, any other store failure
         (503); each with a Retry-After. Nothing was written: every write is one atomic step."""
         kind, status, retry, detail = store_failure(exc)
@@ -73,12 +71,12 @@ def register(app: Flask) -> None:
         return problem(500, "an unexpected error occurred; it has been logged")
 
 
-def store_failure(exc: RedisError) -> tuple[str, int, int, str]:
+def store_failure(exc: StoreError) -> tuple[str, int, int, str]:
     """(kind, status, Retry-After seconds, detail) for a Redis error."""
-    if isinstance(exc, OutOfMemoryError) or "OOM command not allowed" in str(exc):
+    if isinstance(exc, StoreFull) or "OOM command not allowed" in str(exc):
         return ("out_of_memory", 507, RETRY_FULL, "the match store is out of memory: it "
                 "accepts no writes until space is freed; nothing was changed; retry later")
-    if isinstance(exc, RedisConnectionError | RedisTimeoutError):
+    if isinstance(exc, StoreUnreachable | StoreTimeout):
         return ("unreachable", 503, RETRY_UNREACHABLE,
                 "the match store is unreachable; nothing was changed; retry later")
     return ("error", 503, RETRY_UNREACHABLE,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from flask import Blueprint
 
-from shared.bot_catalogue import catalogue
-from shared.errors import NotFound
+from shared.bots.catalogue import catalogue
+from shared.domain.errors import NotFound
 from shared.games import all_games, get_game
 
 bp = Blueprint("games", __name__, url_prefix="/v1")

@@ -18,7 +18,7 @@ from flask import Flask, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from api.docs import spec
-from shared.errors import NotFound, Unprocessable
+from shared.domain.errors import NotFound, Unprocessable
 
 # Match ids: 16 hex digits, or a tournament's id and its slot number.
 MATCH_ID = re.compile(r"[0-9a-f]{16}(-[0-9]{1,6})?")

@@ -6,7 +6,7 @@ from flask import Blueprint, Response
 
 from api.context import service, settings
 from api.errors import problem
-from shared.queue import broker_reachable
+from shared.infra.queue import broker_reachable
 
 bp = Blueprint("health", __name__)
 

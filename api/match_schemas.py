@@ -7,7 +7,7 @@ from typing import Any
 
 from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
 
-from shared.bot_catalogue import BOT_KINDS, LEVELS, MAX_SECONDS, MAX_SIMULATIONS, MIN_SECONDS
+from shared.bots.catalogue import BOT_KINDS, LEVELS, MAX_SECONDS, MAX_SIMULATIONS, MIN_SECONDS
 
 
 class StrictInt(fields.Integer):

@@ -28,11 +28,11 @@ from api.match_schemas import (
     StreamQuery,
     SubmitMoveSchema,
 )
-from shared.errors import Unavailable, Unprocessable
-from shared.hints import hint
-from shared.queue import send_hint
-from shared.service import redact
-from shared.store import ENDED, MatchRecord
+from shared.bots.hints import hint
+from shared.domain.errors import Unavailable, Unprocessable
+from shared.infra.queue import send_hint
+from shared.matches.record import ENDED, MatchRecord
+from shared.matches.service import redact
 
 bp = Blueprint("matches", __name__, url_prefix="/v1/matches")
 _IDEMPOTENCY_KEY_MAX = 200

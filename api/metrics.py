@@ -2,7 +2,7 @@
 
 Per request: counts and latencies by route template and status. Moves accepted over the API
 and store errors by kind are counted here; the bot queues' lengths and the worker's counters
-(bot moves, search times, sweeps; ``shared.stats``) are read from Redis at scrape time.
+(bot moves, search times, sweeps; ``shared.infra.stats``) are read from Redis at scrape time.
 
 Under gunicorn every worker process counts on its own; ``gunicorn.conf.py`` sets
 ``PROMETHEUS_MULTIPROC_DIR`` so that a scrape (served by any one worker) adds them all up.
@@ -32,8 +32,8 @@ from prometheus_client import (
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, HistogramMetricFamily
 from prometheus_client.registry import Collector
 
-from shared import notifier, stats
-from shared.queue import BOT_QUEUE, TOURNAMENT_QUEUE
+from shared.infra import notifier, stats
+from shared.infra.queue import BOT_QUEUE, TOURNAMENT_QUEUE
 
 log = logging.getLogger(__name__)
 

@@ -1,21 +1,20 @@
 """The web pages people use: a lobby (``/``) and a match page (``/play/<id>``) to watch or play.
 
 Plain HTML and JavaScript served by the API itself (no CDN, no build step). A game may ship a
-board renderer, ``shared/data/boards/<game id>.js``, served at ``/boards/<game id>.js``; a game
-without one is drawn by the page's generic renderer from its view JSON.
+board renderer, ``board.js`` in its engine's folder (``Game.data_dir``), served at
+``/boards/<game id>.js``; a game without one is drawn by the page's generic renderer from
+its view JSON.
 """
 
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 from flask import Blueprint, Response, abort, render_template, send_from_directory
 
 from shared.games import all_games
 
 bp = Blueprint("pages", __name__)
-BOARDS_DIR = Path(__file__).resolve().parent.parent / "shared" / "data" / "boards"
 _GAME_ID = re.compile(r"^[a-z0-9_-]{1,40}$")
 
 
@@ -32,11 +31,12 @@ def match_page(match_id: str) -> str:
 @bp.get("/boards/<game_id>.js")
 def board(game_id: str) -> Response:
     """A game's board renderer (404 when it has none: the page then draws a generic one)."""
-    known = {game.id for game in all_games()}
-    if not _GAME_ID.match(game_id) or game_id not in known:
+    games = {game.id: game for game in all_games()}
+    if not _GAME_ID.match(game_id) or game_id not in games:
         abort(404)
-    if not (BOARDS_DIR / f"{game_id}.js").is_file():
+    folder = games[game_id].data_dir()
+    if not (folder / "board.js").is_file():
         abort(404)
-    response = send_from_directory(BOARDS_DIR, f"{game_id}.js", mimetype="text/javascript")
+    response = send_from_directory(folder, "board.js", mimetype="text/javascript")
     response.headers["Cache-Control"] = "no-cache"
     return response

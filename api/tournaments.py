@@ -16,9 +16,9 @@ from flask import Blueprint, Response
 from api import sse
 from api.arena_schemas import CreateTournamentSchema, LeaderboardQuery, ResultsQuery, VersionQuery
 from api.context import bearer_token, json_body, query, rate_limit, settings, tournaments
-from shared.errors import Forbidden, NotFound, Unauthorized
+from shared.domain.errors import Forbidden, NotFound, Unauthorized
 from shared.games import get_game
-from shared.store import hash_secret
+from shared.infra.secrets import hash_secret
 
 bp = Blueprint("tournaments", __name__, url_prefix="/v1")
 

@@ -1,4 +1,4 @@
-"""Run a bench on the compiled build (``shared/accel.py``): the same moves, ~3x sooner.
+"""Run a bench on the compiled build (``shared/infra/accel.py``): the same moves, ~3x sooner.
 
 Run from the repository root, e.g.::
 
@@ -20,7 +20,7 @@ import runpy
 import sys
 from pathlib import Path
 
-from shared import accel
+from shared.infra import accel
 
 
 def main() -> None:

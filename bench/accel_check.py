@@ -22,10 +22,10 @@ import random
 from typing import Any
 
 from bench.bench_search import positions
-from shared.accel import compiled_modules
 from shared.games import all_games
-from shared.protocol import Game
-from worker.search import SearchBudget, search_move
+from shared.infra.accel import compiled_modules
+from shared.kernel.protocol import Game
+from shared.search import SearchBudget, search_move
 
 
 def _feed(digest: Any, item: object) -> None:

@@ -2,7 +2,7 @@
 
 Starts its own redis-server, gunicorn and Celery worker (the production commands, the
 worker's default concurrency of 2) twice: once with ``EVO_COMPILED=0`` (plain sources), once
-on the compiled build (``shared/accel.py``). For every game and level it plays matches of a
+on the compiled build (``shared/infra/accel.py``). For every game and level it plays matches of a
 person (random legal moves, sent at once) against ``--bots`` ``ismcts`` bots (1: 2-player
 matches) and reports:
 
@@ -45,10 +45,10 @@ import requests
 from bench.bench_latency import percentile
 from scripts.localredis import free_port, start_redis
 from scripts.stack import UNLIMITED, start_api, start_worker, wait_healthy
-from shared import accel
-from shared.bot_catalogue import DECISION_TARGET_SECONDS, WAIT_TARGET_SECONDS
-from shared.config import Settings
+from shared.bots.catalogue import DECISION_TARGET_SECONDS, WAIT_TARGET_SECONDS
 from shared.games import all_games
+from shared.infra import accel
+from shared.infra.config import Settings
 
 
 def load() -> str:

@@ -4,7 +4,7 @@ Four ISMCTS bots play Ecosystem: Savanna with a worker of ``--concurrency`` proc
 draft step is a simultaneous secret pick, then a simultaneous public placement of the
 revealed cards (docs/rules/savanna.md, rules S-2.2 and S-2.6). A bot whose search is
 overtaken by another seat's hidden pick resubmits its move at the new version
-(``shared/carryover.py``; the log entry says ``searched_at_version``); one overtaken by a
+(``shared/matches/carryover.py``; the log entry says ``searched_at_version``); one overtaken by a
 placement, which it can see, drops it and searches again. This reports how many searches
 each match ran, how many were dropped, how many carried over, and the wall time.
 Starts its own redis-server, gunicorn and Celery worker on free ports.

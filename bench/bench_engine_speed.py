@@ -28,10 +28,10 @@ import sys
 import time
 
 from bench.bench_search import load_game, positions
-from shared.accel import compiled_modules
-from shared.bot_catalogue import LEVELS
-from shared.protocol import Game
-from worker.search import SearchBudget, search_move
+from shared.bots.catalogue import LEVELS
+from shared.infra.accel import compiled_modules
+from shared.kernel.protocol import Game
+from shared.search import SearchBudget, search_move
 
 
 def load() -> str:

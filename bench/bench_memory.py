@@ -23,10 +23,10 @@ from pathlib import Path
 import redis
 
 from scripts.localredis import free_port, start_redis
-from shared.config import Settings
 from shared.games import all_games
-from shared.service import MatchService
-from shared.store import MatchStore, match_key
+from shared.infra.config import Settings
+from shared.matches.service import MatchService
+from shared.matches.store import MatchStore, match_key
 
 
 def key_bytes(client: redis.Redis, match_id: str) -> int:

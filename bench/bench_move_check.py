@@ -1,4 +1,4 @@
-"""The move-shape check's cost per move (``shared.moves.move_problem``), per game.
+"""The move-shape check's cost per move (``shared.matches.moves.move_problem``), per game.
 
 Run from the repository root (the machine is shared, so under ``nice``)::
 
@@ -28,9 +28,9 @@ from collections.abc import Callable
 from typing import Any
 
 from shared.games import all_games
-from shared.moves import move_problem, move_shape_problem
-from shared.protocol import Game
-from shared.schemas import move_validators, problem
+from shared.games.schemas import move_validators, problem
+from shared.kernel.protocol import Game
+from shared.matches.moves import move_problem, move_shape_problem
 
 
 def load() -> str:

@@ -21,7 +21,7 @@ import time
 from typing import Any
 
 from shared.games import get_game
-from worker.search import SearchBudget, search_move
+from shared.search import SearchBudget, search_move
 
 
 def main() -> None:

@@ -35,8 +35,8 @@ import requests  # noqa: E402
 from scripts.localcluster import start_cluster  # noqa: E402
 from scripts.localredis import free_port, start_redis  # noqa: E402
 from scripts.stack import UNLIMITED, start_api, start_worker, wait_healthy  # noqa: E402
-from shared import stats  # noqa: E402
-from shared.redis_client import RedisClient, connect  # noqa: E402
+from shared.infra import stats  # noqa: E402
+from shared.infra.redis_client import RedisClient, connect  # noqa: E402
 
 
 @contextmanager

@@ -26,9 +26,9 @@ import time
 from typing import Any
 
 from shared.games import all_games, get_game
-from shared.protocol import Game, State
-from worker.search import SearchBudget, search_move
-from worker.search.policies import Policy, heuristic_for, playout, policy_for, random_policy
+from shared.kernel.protocol import Game, State
+from shared.search import SearchBudget, search_move
+from shared.search.policies import Policy, heuristic_for, playout, policy_for, random_policy
 
 COMMAND = "python -m bench.bench_search " + " ".join(sys.argv[1:])
 

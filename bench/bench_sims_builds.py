@@ -19,8 +19,8 @@ import statistics
 import subprocess
 import sys
 
-from shared import accel
 from shared.games import all_games
+from shared.infra import accel
 
 COMMAND = "python -m bench.bench_sims_builds " + " ".join(sys.argv[1:])
 RATE = re.compile(r"ismcts/s=(\d+)")

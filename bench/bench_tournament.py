@@ -26,7 +26,7 @@ import requests
 
 from bench.bench_latency import measure, percentile
 from scripts.stack import local_stack, start_worker
-from shared.queue import TOURNAMENT_QUEUE
+from shared.infra.queue import TOURNAMENT_QUEUE
 
 
 def run_tournament(base: str, bot: dict[str, Any], rounds: int, concurrency: int

@@ -11,17 +11,17 @@ A pairing ``A,B`` plays ``A`` in one seat and ``B`` in every other seat; match `
 by ``i``) puts ``A`` in seat ``i mod players``. The figure is A's first-place rate (a shared
 first place counts as first; shared firsts are also listed separately as ``ties``).
 
-Bot specs: ``random``; ``greedy`` (``worker.bots.greedy_move``, the bot the worker runs);
+Bot specs: ``random``; ``greedy`` (``shared.bots.choice.greedy_move``, the bot the worker runs);
 ``easy`` / ``medium`` / ``hard`` (the levels' simulation counts, without the service's time
 caps, so a seeded match plays the same moves on any machine and build; see
-``worker/search/levels.py``); ``sims:N`` (N simulations);
+``shared/bots/catalogue.py``); ``sims:N`` (N simulations);
 ``time:S`` (S seconds a move, no simulation limit: equal-time comparisons); ``ismcts:N`` is
 ``sims:N``. A suffix ``/r`` forces the uniformly random playout policy, ``/h`` the game's
 candidate heuristic (``Game.playout_heuristic``), registered or not. Search variants follow
 as ``+name`` suffixes (``VARIANTS``), so a pairing plays a variant against the default
 search at equal simulations, e.g. ``--pairing ismcts:300+mo,ismcts:300``; the record keeps
 both specs, variants included. ``+reuse`` keeps the bot's tree between its decisions
-(``worker/search/reuse.py``): the match tells such a bot every move as its seat observed it
+(``shared/search/reuse.py``): the match tells such a bot every move as its seat observed it
 (``State.observe_move``), nothing more, and the budget counts new simulations only.
 ``+moreuse`` keeps every seat's multiple-observer tree the same way (``+mo`` with reuse).
 ``+cut`` stops every playout at the game's candidate cut-off (``Game.playout_cutoff``, e.g.
@@ -70,14 +70,14 @@ from pathlib import Path
 from typing import Any
 
 from bench.bench_search import load_game
-from shared.accel import compiled_modules
-from shared.bot_catalogue import TIMED_SIMULATIONS
+from shared.bots.catalogue import LEVELS, TIMED_SIMULATIONS
+from shared.bots.choice import greedy_move
 from shared.games import all_games
-from shared.protocol import Cutoff, Game, Move, State, View
-from worker.bots import greedy_move
-from worker.search import LEVELS, SearchBudget, search_move
-from worker.search.policies import Policy, heuristic_for, policy_for, random_policy
-from worker.search.reuse import Observation, SeatTreeCache, TreeCache
+from shared.infra.accel import compiled_modules
+from shared.kernel.protocol import Cutoff, Game, Move, State, View
+from shared.search import SearchBudget, search_move
+from shared.search.policies import Policy, heuristic_for, policy_for, random_policy
+from shared.search.reuse import Observation, SeatTreeCache, TreeCache
 
 COMMAND = "python -m bench.strength " + " ".join(sys.argv[1:])
 RESULTS = Path(__file__).parent / "results" / "strength.jsonl"
@@ -98,7 +98,7 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
 VARIANTS: dict[str, dict[str, Any]] = {
     "mo": {"multi_observer": True},  # MO-ISMCTS: each seat's decisions in its own tree
     "so": {"multi_observer": False},  # the searcher's tree alone (single observer)
-    # Subtree reuse: the bot keeps its tree between its decisions (``worker/search/reuse.py``);
+    # Subtree reuse: the bot keeps its tree between its decisions (``shared/search/reuse.py``);
     # such a tree follows simultaneous steps in seat order, the order this bench plays them,
     # and spends its whole budget (new iterations deepen the subtree the next decision gets;
     # the early stop would return the same move with a smaller tree).

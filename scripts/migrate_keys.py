@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import re
 
-from shared.config import Settings
-from shared.redis_client import RedisClient, connect, is_cluster
-from shared.store import MatchStore
-from shared.tournament_store import RatingStore
+from shared.infra.config import Settings
+from shared.infra.redis_client import RedisClient, connect, is_cluster
+from shared.matches.store import MatchStore
+from shared.ratings.store import RatingStore
 
 # A match's own hash or a game's ratings hash in the old layout: no braces, no suffix.
 LEGACY_MATCH = re.compile(r"^evo:m:([^{}:]+)$")

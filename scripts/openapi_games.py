@@ -22,7 +22,7 @@ from typing import Any
 import yaml
 
 from shared.games import all_games
-from shared.protocol import Game
+from shared.kernel.protocol import Game
 
 SPEC = Path(__file__).resolve().parents[1] / "openapi.yaml"
 BEGIN = ("    # >>> per-game schemas, written by `python -m scripts.openapi_games` from each "

@@ -16,7 +16,7 @@ from pathlib import Path
 from scripts.localredis import start_redis
 from scripts.stack import ROOT, start_api, start_beat, start_worker
 from scripts.supervise import Child, Supervisor
-from shared.queue import TOURNAMENT_QUEUE
+from shared.infra.queue import TOURNAMENT_QUEUE
 
 
 def main() -> int:

@@ -17,12 +17,12 @@ from typing import IO
 import requests
 
 from scripts.localredis import free_port, start_redis
-from shared.queue import BOT_QUEUE, TOURNAMENT_QUEUE
+from shared.infra.queue import BOT_QUEUE, TOURNAMENT_QUEUE
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 #: ``WORKER_NICE`` of a tournament worker unless the environment sets one: its searches
-#: yield the CPU to people's bots on a shared machine (``shared.config.Settings``).
+#: yield the CPU to people's bots on a shared machine (``shared.infra.config.Settings``).
 TOURNAMENT_NICE = "10"
 
 

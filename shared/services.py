@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from shared.accounts import AccountService, parse_networks
-from shared.config import Settings
-from shared.queue import (
+from shared.accounts.service import AccountService, parse_networks
+from shared.infra.config import Settings
+from shared.infra.queue import (
     MATCH_FINISHED_TASK,
     TOURNAMENT_QUEUE,
     TOURNAMENT_TICK_TASK,
     make_enqueue,
     make_sender,
 )
-from shared.service import MatchService
-from shared.store import MatchStore
+from shared.matches.service import MatchService
+from shared.matches.store import MatchStore
 from shared.tournaments.service import TournamentService
 
 

@@ -12,7 +12,7 @@ import redis
 
 from scripts.localcluster import LocalCluster, start_cluster
 from scripts.localredis import free_port, start_redis
-from shared.redis_client import RedisClient, connect
+from shared.infra.redis_client import RedisClient, connect
 
 #: On an xdist worker, the node ids of the tests ``--dist loadgroup`` failed to group.
 UNGROUPED = pytest.StashKey[set[str]]()
@@ -87,11 +87,11 @@ def store_client(request: pytest.FixtureRequest, redis_url: str) -> Iterator[Red
 
 @pytest.fixture(scope="session")
 def compiled_build() -> Path:
-    """The compiled build of the current sources (``shared/accel.py``), which the worker runs.
+    """The compiled build of the current sources (``shared/infra/accel.py``), which the worker runs.
 
     ``make test`` builds it before pytest starts; this builds it if missing (about a minute),
     so the integration worker and ``tests/test_accel.py`` always test the build.
     """
-    from shared import accel
+    from shared.infra import accel
 
     return accel.build()

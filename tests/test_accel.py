@@ -1,4 +1,4 @@
-"""The compiled build (``shared/accel.py``) plays exactly the sources' moves, in every game."""
+"""The compiled build (``shared/infra/accel.py``) plays exactly the sources' moves, every game."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from shared import accel
 from shared.games import all_games
+from shared.infra import accel
 
 ROOT = Path(__file__).resolve().parents[1]
 CHECK = ["bench.accel_check", "--matches", "60", "--searches", "2", "--simulations", "150"]
@@ -72,7 +72,7 @@ def test_a_failed_build_says_how_to_run_plain_and_leaves_no_build(tmp_path: Path
 def test_without_a_build_the_plain_sources_run_with_one_line(tmp_path: Path) -> None:
     code = ("import json, sys; from pathlib import Path; from shared import accel; "
             f"a = accel.activate(base=Path({str(tmp_path)!r})); "
-            "from worker.search import ismcts; "
+            "from shared.search import ismcts; "
             "print(json.dumps([a.build is None, a.message, ismcts.__file__]))")
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                           text=True, timeout=120)
@@ -86,7 +86,7 @@ def test_a_build_that_does_not_load_is_undone(tmp_path: Path) -> None:
     # A manifest naming a module the build did not compile: activation must not half-apply.
     target = accel.build_dir(ROOT, tmp_path)
     target.mkdir(parents=True)
-    (target / accel.MANIFEST).write_text(json.dumps(["shared.rng"]))
+    (target / accel.MANIFEST).write_text(json.dumps(["shared.kernel.rng"]))
     code = ("import json, sys; from pathlib import Path; from shared import accel; "
             f"a = accel.activate(base=Path({str(tmp_path)!r})); "
             "from shared import rng; "
@@ -102,7 +102,7 @@ def test_a_build_that_does_not_load_is_undone(tmp_path: Path) -> None:
 
 def test_the_switch_turns_the_build_off(compiled_build: Path) -> None:
     code = ("import json; from shared import accel; a = accel.activate(); "
-            "from worker.search import ismcts; "
+            "from shared.search import ismcts; "
             "print(json.dumps([a.build is None, a.message, ismcts.__file__]))")
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                           text=True, timeout=120, env={**os.environ, accel.SWITCH: "0"})
@@ -117,7 +117,7 @@ from shared import accel
 activation = accel.activate()
 from shared.games import all_games
 from tests.worker.toygame import TOY
-from worker.search import SearchBudget, search_move
+from shared.search import SearchBudget, search_move
 states = {}
 for game in all_games():
     state = game.new_state(game.min_players, game.resolve_options({}), random.Random(0))

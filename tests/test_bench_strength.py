@@ -22,8 +22,8 @@ from bench.strength import (
     wilson,
 )
 from shared.games import get_game
-from shared.protocol import Cutoff
-from worker.search import SearchBudget, search_move
+from shared.kernel.protocol import Cutoff
+from shared.search import SearchBudget, search_move
 
 
 def test_records_every_match_and_resumes_where_it_stopped(tmp_path: Path) -> None:

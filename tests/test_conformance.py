@@ -15,7 +15,7 @@ import random
 import pytest
 
 from shared.games import all_games
-from shared.protocol import Game, IllegalMove, NotYourTurn
+from shared.kernel.protocol import Game, IllegalMove, NotYourTurn
 
 GAMES = all_games()
 MAX_STEPS = 5000

@@ -10,14 +10,9 @@ from typing import Any
 
 from celery import Celery, signals
 
-from shared import accel
-from shared.config import Settings
-from shared.queue import (
-    DEADLINE_SWEEP_TASK,
-    SWEEP_TASK,
-    TOURNAMENT_SWEEP_TASK,
-    celery_config,
-)
+from shared.infra import accel
+from shared.infra.config import Settings
+from shared.infra.queue import DEADLINE_SWEEP_TASK, SWEEP_TASK, TOURNAMENT_SWEEP_TASK, celery_config
 from worker.logs import quiet_routine_task
 
 settings = Settings.from_env()

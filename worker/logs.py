@@ -2,7 +2,7 @@
 
 Beat sends the sweep every few seconds, and Celery would log three INFO lines each time
 ("Sending due task", "received", "succeeded"), burying the bot turns. The sweep logs on its
-own (``worker.turns.sweep``) when it actually re-enqueues a turn; its failures stay visible,
+own (``shared.bots.turns.sweep``) when it actually re-enqueues a turn; its failures stay visible,
 since only records at INFO or below are filtered.
 """
 

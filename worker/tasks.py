@@ -1,18 +1,21 @@
-"""Thin Celery tasks: they pass ids, re-check the world and call :mod:`worker.turns`,
-:mod:`worker.deadlines` or the tournament service."""
+"""Thin Celery tasks: they pass ids, re-check the world and call :mod:`shared.bots.turns`,
+:mod:`shared.bots.deadlines` or the tournament service."""
 
 from __future__ import annotations
 
 from functools import lru_cache
 from typing import Any
 
-from redis.exceptions import RedisError
-
-from shared import services, stats
-from shared.accounts import parse_networks
-from shared.bot_catalogue import HINT_TIME_LIMIT, LONGEST_CAP
-from shared.config import Settings
-from shared.queue import (
+from shared import services
+from shared.accounts.service import parse_networks
+from shared.bots import deadlines, turns
+from shared.bots import hint_search as hints
+from shared.bots.catalogue import HINT_TIME_LIMIT, LONGEST_CAP
+from shared.bots.turn_budget import TurnBudget
+from shared.bots.webhooks import WebhookPolicy
+from shared.infra import stats
+from shared.infra.config import Settings
+from shared.infra.queue import (
     BOT_TURN_TASK,
     DEADLINE_SWEEP_TASK,
     HINT_TASK,
@@ -21,11 +24,9 @@ from shared.queue import (
     TOURNAMENT_SWEEP_TASK,
     TOURNAMENT_TICK_TASK,
 )
-from worker import deadlines, hints, turns
+from shared.infra.store_errors import StoreError
+from shared.infra.store_retry import with_store_retries
 from worker.celery_app import app, settings
-from worker.store_retry import with_store_retries
-from worker.turn_budget import TurnBudget
-from worker.webhooks import WebhookPolicy
 
 
 @lru_cache(maxsize=1)
@@ -39,9 +40,9 @@ def _webhooks() -> WebhookPolicy:
 
 
 #: A store error (Redis restarting, full) that outlasts a task's own retries
-#: (``worker.store_retry``) has Celery send the task again with back-off; if even that cannot
+#: (``shared.infra.store_retry``) has Celery send the task again with back-off; if even that cannot
 #: be sent, the sweeps find the work lost (no queued mark, no lease) and send it again.
-STORE_RETRY: dict[str, Any] = {"autoretry_for": (RedisError,), "retry_backoff": 1,
+STORE_RETRY: dict[str, Any] = {"autoretry_for": (StoreError,), "retry_backoff": 1,
                                "retry_backoff_max": 30, "retry_jitter": True,
                                "max_retries": 20}
 

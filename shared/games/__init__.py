@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import importlib
 
-from shared.protocol import Game
+from shared.kernel.protocol import Game
 
 # Engine modules (under shared.games) that register themselves when imported: adding a game
 # is adding its line here (and nothing else outside its own package, data, tests and docs).

@@ -24,14 +24,15 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from shared import ratings
-from shared.errors import Conflict, NotFound, Unprocessable
+from shared.domain.errors import Conflict, NotFound, Unprocessable
 from shared.games import get_game
-from shared.service import MatchService
-from shared.store import ENDED, MatchRecord
-from shared.tournament_store import RatingStore, TournamentStore
+from shared.matches.record import ENDED, MatchRecord
+from shared.matches.service import MatchService
+from shared.ratings import model as ratings
+from shared.ratings.store import RatingStore
 from shared.tournaments import formats
 from shared.tournaments.standings import standings
+from shared.tournaments.store import TournamentStore
 
 log = logging.getLogger(__name__)
 LOCK_SECONDS = 10.0  # the scheduler's lease; a step takes milliseconds

@@ -10,7 +10,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from api import create_app
-from shared.config import Settings
+from shared.infra.config import Settings
 
 
 @pytest.fixture(scope="module")

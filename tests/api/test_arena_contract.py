@@ -12,7 +12,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from api import create_app
-from shared.config import Settings
+from shared.infra.config import Settings
 from tests.api.test_openapi import MATCH, _first_open_sse_events, check, component
 
 T = "/v1/tournaments/{tournament_id}"

@@ -13,7 +13,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from api import create_app
-from shared.config import Settings
+from shared.infra.config import Settings
 
 ORIGIN = "https://play.example"
 

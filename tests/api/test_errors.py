@@ -212,7 +212,7 @@ def test_an_invalid_events_or_stream_query_is_a_422(client: FlaskClient,
 def test_illegal_moves_are_422_with_the_reason(client: FlaskClient,
                                                match: dict[str, Any]) -> None:
     url = f"/v1/matches/{match['id']}/moves"
-    # The game's move schema names the wrong shape before the engine sees it (shared.moves);
+    # The game's move schema names the wrong shape before the engine sees it (shared.matches.moves);
     # a move of the right shape that the rules refuse gets the engine's reason.
     for move, reason in (({"type": "pass"}, "savanna has no move type 'pass'"),
                          ({"type": "pick", "card": "unicorn"}, "card: 'unicorn' is not one of"),

@@ -10,7 +10,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from api import create_app
-from shared.bot_catalogue import HINT_RETRY
+from shared.bots.catalogue import HINT_RETRY
 from tests.api.test_errors import TWO_HUMANS
 from tests.api.test_openapi import MATCH, check
 

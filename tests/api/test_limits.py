@@ -14,7 +14,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from api import create_app
-from shared.config import Settings
+from shared.infra.config import Settings
 from tests.api.test_errors import TWO_HUMANS, assert_problem
 
 

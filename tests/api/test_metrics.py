@@ -11,8 +11,8 @@ import redis
 
 from api import create_app
 from scripts.localredis import free_port, start_redis
-from shared import stats
-from shared.config import Settings
+from shared.infra import stats
+from shared.infra.config import Settings
 
 
 def sample(text: str, name: str) -> float:

@@ -25,7 +25,7 @@ from referencing.jsonschema import DRAFT202012
 from werkzeug.test import TestResponse
 
 from api import create_app
-from shared.config import Settings
+from shared.infra.config import Settings
 
 SPEC_FILE = Path(__file__).resolve().parents[2] / "openapi.yaml"
 SPEC: dict[str, Any] = yaml.safe_load(SPEC_FILE.read_text(encoding="utf-8"))

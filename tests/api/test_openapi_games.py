@@ -17,7 +17,7 @@ import yaml
 
 from scripts import openapi_games
 from shared.games import all_games
-from shared.protocol import Game
+from shared.kernel.protocol import Game
 
 SPEC_TEXT = openapi_games.SPEC.read_text(encoding="utf-8")
 SPEC: dict[str, Any] = yaml.safe_load(SPEC_TEXT)

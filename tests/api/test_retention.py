@@ -17,8 +17,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from api import create_app
-from shared.config import Settings
-from shared.store import match_key
+from shared.infra.config import Settings
+from shared.matches.store import match_key
 from tests.api.test_errors import assert_problem
 from tests.api.test_openapi import MATCH, _first_open_sse_events, check
 from tests.worker.test_retired_rules import store_as_savanna_1

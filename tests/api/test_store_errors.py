@@ -14,7 +14,7 @@ from flask.testing import FlaskClient
 
 from api import create_app
 from scripts.localredis import free_port, start_redis
-from shared.config import Settings
+from shared.infra.config import Settings
 
 
 @pytest.fixture

@@ -28,8 +28,8 @@ from typing import Any
 from bench.accel_check import options_for
 from bench.bench_search import positions
 from shared.games import get_game
-from shared.protocol import Cutoff, Game
-from worker.search import SearchBudget, search_move
+from shared.kernel.protocol import Cutoff, Game
+from shared.search import SearchBudget, search_move
 
 GAMES = ("darwinning", "evolution-ns")
 MATCHES = 100

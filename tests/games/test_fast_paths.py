@@ -16,8 +16,8 @@ import pytest
 
 from bench.accel_check import options_for
 from shared.games import get_game
-from shared.protocol import Move, canonical_id
-from shared.rng import randbelow
+from shared.kernel.protocol import Move, canonical_id
+from shared.kernel.rng import randbelow
 
 GAMES = ("darwinning", "evolution", "evolution-ns")
 MATCHES = 24

@@ -16,7 +16,7 @@ from collections import Counter
 import pytest
 
 from shared.games.savanna import SavannaGame, SavannaState
-from shared.games.savanna_scoring import GRID_COLUMNS, GRID_ROWS
+from shared.games.savanna.scoring import GRID_COLUMNS, GRID_ROWS
 
 GAME = SavannaGame()
 MATCHES_PER_COUNT = 400

@@ -15,7 +15,7 @@ import pytest
 
 from shared.games import get_game
 from shared.games.savanna import FULL_DECK, SavannaGame, SavannaState
-from shared.games.savanna_scoring import (
+from shared.games.savanna.scoring import (
     CARD_TYPES,
     gazelle_bonus,
     grid_from_rows,
@@ -23,7 +23,7 @@ from shared.games.savanna_scoring import (
     score_all,
     score_savanna,
 )
-from shared.protocol import IllegalMove, NotYourTurn
+from shared.kernel.protocol import IllegalMove, NotYourTurn
 
 GAME = SavannaGame()
 

@@ -17,7 +17,7 @@ import requests
 
 from scripts.localredis import free_port
 from scripts.stack import ROOT, UNLIMITED, start_api, start_worker, wait_healthy
-from shared.queue import BOT_QUEUE
+from shared.infra.queue import BOT_QUEUE
 
 pytestmark = pytest.mark.integration
 

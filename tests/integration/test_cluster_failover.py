@@ -23,8 +23,8 @@ import requests
 from scripts.localcluster import LocalCluster, start_cluster
 from scripts.localredis import free_port
 from scripts.stack import start_api, start_beat, start_worker, wait_healthy
-from shared.redis_client import connect
-from shared.store import match_key
+from shared.infra.redis_client import connect
+from shared.matches.store import match_key
 from tests.integration.conftest import stack_env
 
 pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("cluster-failover")]

@@ -1,4 +1,4 @@
-"""The Celery worker runs the compiled build of the current sources (``shared/accel.py``)."""
+"""The Celery worker runs the compiled build of the current sources (``shared/infra/accel.py``)."""
 
 from __future__ import annotations
 

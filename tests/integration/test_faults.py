@@ -16,7 +16,7 @@ import pytest
 import redis
 import requests
 
-from shared.stats import STATS_KEY
+from shared.infra.stats import STATS_KEY
 from tests.integration.conftest import Client
 from tests.integration.faults import (
     RunStack,

@@ -22,8 +22,8 @@ import redis
 
 from scripts.localredis import free_port
 from scripts.stack import start_api, wait_healthy
-from shared.service import MatchService
-from shared.store import MatchStore
+from shared.matches.service import MatchService
+from shared.matches.store import MatchStore
 from tests.integration.conftest import Worker, stack_env, stop_api
 
 pytestmark = pytest.mark.xdist_group("flood")

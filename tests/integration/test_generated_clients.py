@@ -25,7 +25,7 @@ import pytest
 
 from scripts.openapi_games import pascal
 from shared.games import all_games
-from shared.protocol import Game
+from shared.kernel.protocol import Game
 from tests.integration.conftest import Client, Worker
 
 pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("integration")]

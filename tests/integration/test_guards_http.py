@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import requests
 
-from shared.config import Settings
+from shared.infra.config import Settings
 
 LIMIT = Settings.from_env().max_body_bytes
 TWO_HUMANS = {"game": "savanna", "seats": [{"kind": "human"}, {"kind": "human"}]}

@@ -10,7 +10,7 @@ import time
 import pytest
 import requests
 
-from shared.queue import SWEEP_TASK
+from shared.infra.queue import SWEEP_TASK
 from tests.integration.conftest import Client, Worker
 
 pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("integration")]

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 import pytest
 import redis
 
-from shared.store import MatchStore
+from shared.matches.store import MatchStore
 from tests.integration.conftest import Client, running_api, stack_env
 
 pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("integration")]

@@ -20,7 +20,7 @@ import pytest
 import redis
 
 from scripts.localrabbit import LocalRabbit, installed, start_rabbitmq
-from shared.queue import BOT_QUEUE, BOT_TURN_TASK
+from shared.infra.queue import BOT_QUEUE, BOT_TURN_TASK
 from tests.api.test_openapi import component
 from tests.integration.conftest import Client, Worker, running_api, stack_env
 from tests.integration.test_hints_http import ask_hint
@@ -93,7 +93,7 @@ def test_a_person_and_two_bots_play_to_the_end_over_amqp(rabbit_stack: RabbitSta
         channel = connection.channel()
         declared = channel.queue_declare(BOT_QUEUE, passive=True)
         assert declared.consumer_count == 1  # the worker, on RabbitMQ
-        # A quorum queue (shared.queue.celery_config): declaring it as one again is accepted;
+        # A quorum queue (shared.infra.queue.celery_config): declaring it as one again is accepted;
         # RabbitMQ refuses it (406 PRECONDITION_FAILED) were it a classic queue.
         channel.queue_declare(BOT_QUEUE, durable=True, auto_delete=False,
                               arguments={"x-queue-type": "quorum"})

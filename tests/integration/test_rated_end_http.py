@@ -12,8 +12,8 @@ from pathlib import Path
 import redis
 
 from scripts.localredis import free_port
-from shared.store import match_key
-from shared.tournament_store import RatingStore
+from shared.matches.store import match_key
+from shared.ratings.store import RatingStore
 from tests.integration.conftest import Client, Worker, running_api, stack_env
 
 

@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 import pytest
 import redis
 
-from shared.store import MatchStore
+from shared.matches.store import MatchStore
 from tests.integration.conftest import Client, Worker
 
 pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("integration")]

@@ -25,8 +25,8 @@ import pytest
 import redis
 from openskill.models import PlackettLuce
 
-from shared.store import MatchStore, match_key
-from shared.tournament_store import RatingStore
+from shared.matches.store import MatchStore, match_key
+from shared.ratings.store import RatingStore
 from tests.integration.conftest import Client, Worker
 
 pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("tournaments")]
@@ -275,7 +275,7 @@ def test_webhook_bots_play_and_ratings_equal_openskill(stack: Client, redis_url:
     store = MatchStore(client)
     record = store.load(rows[0]["match"])
     assert record is not None
-    from shared.ratings import placings, rate
+    from shared.ratings.model import placings, rate
 
     again = RatingStore(client).rate_once(
         "savanna", record.id, [(s["player"], "x") for s in rows[0]["seats"]],

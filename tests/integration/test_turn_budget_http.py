@@ -1,7 +1,7 @@
 """A person's turn budget through the real stack (gunicorn, Celery worker, Redis): the bot
 decisions between two of a person's turns share it, while an all-bot match keeps its levels'
 budgets. Checked on the budgets each search was given (the log's bot notes) against the
-arithmetic (``worker.turn_budget``), and on the time the searches took, with a generous
+arithmetic (``shared.bots.turn_budget``), and on the time the searches took, with a generous
 margin. A person's whole wait also holds each decision's queueing, loading and commit, which
 a loaded 2-core machine can stretch to a second a decision: ``bench.bench_bot_wait`` measures
 it (a timed test would flake)."""
@@ -15,10 +15,10 @@ from typing import Any
 import pytest
 import redis
 
-from shared.bot_catalogue import LEVELS
-from shared.store import match_key
+from shared.bots.catalogue import LEVELS
+from shared.bots.turn_budget import FLOOR_SECONDS, FLOOR_SIMULATIONS, TurnBudget
+from shared.matches.store import match_key
 from tests.integration.conftest import TURN_BUDGET_SECONDS, Client, Worker
-from worker.turn_budget import FLOOR_SECONDS, FLOOR_SIMULATIONS, TurnBudget
 
 pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("integration")]
 

@@ -8,11 +8,12 @@ import json
 
 import pytest
 
-from shared.accounts import AccountService, check_webhook_url, parse_networks
-from shared.errors import Forbidden, Unauthorized, Unprocessable
-from shared.redis_client import RedisClient
-from shared.service import MatchService
-from shared.store import MatchStore, hash_secret, match_key
+from shared.accounts.service import AccountService, check_webhook_url, parse_networks
+from shared.domain.errors import Forbidden, Unauthorized, Unprocessable
+from shared.infra.redis_client import RedisClient
+from shared.infra.secrets import hash_secret
+from shared.matches.service import MatchService
+from shared.matches.store import MatchStore, match_key
 from tests.shared.test_service import Recorder
 
 

@@ -13,14 +13,15 @@ from redis.crc import key_slot
 
 from scripts.localcluster import LocalCluster
 from scripts.migrate_keys import migrate
-from shared.limits import BotWorkCap, RateLimiter
-from shared.redis_client import RedisClient, connect
-from shared.service import MatchService
-from shared.store import LEGACY_SUFFIXES, MatchStore, legacy_match_key, match_key
-from shared.tournament_store import RatingStore
+from shared.bots import turns
+from shared.infra.rate_limit import RateLimiter
+from shared.infra.redis_client import RedisClient, connect
+from shared.matches.bot_cap import BotWorkCap
+from shared.matches.service import MatchService
+from shared.matches.store import LEGACY_SUFFIXES, MatchStore, legacy_match_key, match_key
+from shared.ratings.store import RatingStore
 from tests.shared.test_seeds import play_out
 from tests.shared.test_service import Recorder
-from worker import turns
 
 HUMANS = [{"kind": "human"}, {"kind": "human"}]
 

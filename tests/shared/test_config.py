@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from shared.config import Settings
-from shared.redis_client import parse_nodes
+from shared.infra.config import Settings
+from shared.infra.redis_client import parse_nodes
 
 
 def test_a_cluster_store_needs_a_broker_of_its_own(monkeypatch: pytest.MonkeyPatch) -> None:

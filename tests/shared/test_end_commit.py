@@ -13,13 +13,14 @@ from typing import Any
 
 import pytest
 
-from shared.redis_client import RedisClient
-from shared.service import MatchService
-from shared.store import ENDED, MatchRecord, MatchStore, match_key
+from shared.bots import turns
+from shared.infra.redis_client import RedisClient
+from shared.matches.record import ENDED, MatchRecord
+from shared.matches.service import MatchService
+from shared.matches.store import MatchStore, match_key
 from tests.shared.test_seeds import play_out
 from tests.shared.test_service import Recorder
 from tests.shared.test_store import record
-from worker import turns
 
 HUMANS = [{"kind": "human"}, {"kind": "human"}]
 ENDED_TTL, LOG_TTL, RESULT_TTL = 600, 1200, 1800

@@ -10,11 +10,11 @@ import time
 import pytest
 import redis
 
-from shared.errors import Gone, NotFound
-from shared.service import MatchService
-from shared.store import MatchStore, match_key
+from shared.bots import turns
+from shared.domain.errors import Gone, NotFound
+from shared.matches.service import MatchService
+from shared.matches.store import MatchStore, match_key
 from tests.shared.test_seeds import play_out
-from worker import turns
 
 HUMANS = [{"kind": "human"}, {"kind": "human"}]
 

@@ -4,7 +4,7 @@ Seeded random play of every registered game (never named here), every player cou
 option combination: each view (every seat and a spectator, at every step) and each legal move
 of every seat owing one validates against the game's schemas. The bulk runs on jsonschema_rs
 (pinned; ~100x faster than jsonschema, so thousands of views stay within the test budget);
-jsonschema checks every hundredth view, and the API's move check (``shared.moves``: the same
+jsonschema checks every hundredth view, and the API's move check (``shared.matches.moves``: the same
 compiled validator, jsonschema for a refusal's reason; ``test_move_check.py`` shows the two
 agree) accepts every distinct legal move. Then the schemas must refuse wrong shapes: mutated
 views and moves fail, on both validators.
@@ -22,9 +22,9 @@ import jsonschema_rs
 import pytest
 
 from shared.games import all_games
-from shared.moves import move_problem
-from shared.protocol import Game, State
-from shared.schemas import move_union, standalone, view_problem
+from shared.games.schemas import move_union, standalone, view_problem
+from shared.kernel.protocol import Game, State
+from shared.matches.moves import move_problem
 
 GAMES = all_games()
 IDS = [game.id for game in GAMES]

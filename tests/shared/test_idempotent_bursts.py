@@ -9,10 +9,10 @@ from typing import Any
 
 import redis
 
-from shared.errors import ServiceError
+from shared.domain.errors import ServiceError
 from shared.games import get_game
-from shared.service import MatchService
-from shared.store import MatchStore
+from shared.matches.service import MatchService
+from shared.matches.store import MatchStore
 from tests.shared.test_service import Recorder
 
 COPIES = 6

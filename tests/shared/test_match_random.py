@@ -10,8 +10,8 @@ import random
 import pytest
 
 from shared.games import all_games
-from shared.match_random import MatchRandom, dump, restore
-from shared.rng import randbelow, shuffle
+from shared.kernel.rng import randbelow, shuffle
+from shared.matches.randomness import MatchRandom, dump, restore
 
 
 def draw_everything(rng: random.Random, step: int) -> list[object]:

@@ -1,4 +1,4 @@
-"""The move check's two validators agree (``shared.schemas.move_type_problem``).
+"""The move check's two validators agree (``shared.games.schemas.move_type_problem``).
 
 A submitted move is accepted when ``jsonschema_rs`` finds it valid, and only a refused move is
 checked again by ``jsonschema`` for a reason that names the field. So the compiled validator
@@ -16,9 +16,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from shared.games import all_games
-from shared.moves import move_problem, move_shape_problem
-from shared.protocol import Game
-from shared.schemas import fast_move_validators, move_validators, problem
+from shared.games.schemas import fast_move_validators, move_validators, problem
+from shared.kernel.protocol import Game
+from shared.matches.moves import move_problem, move_shape_problem
 
 GAMES = all_games()
 IDS = [game.id for game in GAMES]

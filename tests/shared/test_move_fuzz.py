@@ -4,7 +4,7 @@ Issue 18: a move whose ``type`` was a list crashed an engine. Every game in the 
 (``all_games()``, never by name) must answer any JSON at ``find_move``/``apply`` with
 ``IllegalMove`` and nothing else; the service must answer it with a 4xx service error; and
 every move an engine itself offers must pass the game-agnostic shape check of
-``shared.moves`` (else that check would refuse legal moves).
+``shared.matches.moves`` (else that check would refuse legal moves).
 """
 
 from __future__ import annotations
@@ -19,12 +19,12 @@ import redis
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from shared.errors import ServiceError
+from shared.domain.errors import ServiceError
 from shared.games import all_games
-from shared.moves import move_shape_problem
-from shared.protocol import Game, IllegalMove, State
-from shared.service import MatchService
-from shared.store import MatchStore, match_key
+from shared.kernel.protocol import Game, IllegalMove, State
+from shared.matches.moves import move_shape_problem
+from shared.matches.service import MatchService
+from shared.matches.store import MatchStore, match_key
 
 GAMES = all_games()
 IDS = [game.id for game in GAMES]

@@ -1,4 +1,4 @@
-"""shared.notifier on a real Redis: hundreds of waiters share one subscription, all wake on a
+"""shared.infra.notifier on a real Redis: hundreds of waiters share one subscription, all wake on a
 change, and a change made while the hub's connection is down is not missed."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import pytest
 import redis
 
 from scripts.localredis import free_port
-from shared.notifier import Hub
+from shared.infra.notifier import Hub
 
 WAITERS = 300
 

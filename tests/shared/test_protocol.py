@@ -7,7 +7,7 @@ import random
 import pytest
 
 from shared.games import get_game
-from shared.protocol import IllegalMove, NotYourTurn, Option, Result, canonical_id
+from shared.kernel.protocol import IllegalMove, NotYourTurn, Option, Result, canonical_id
 
 
 def test_ranking_shares_places_and_skips_the_next() -> None:

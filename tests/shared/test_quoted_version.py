@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 import redis
 
-from shared.errors import Conflict
+from shared.domain.errors import Conflict
 from shared.games import get_game
-from shared.service import MatchService
-from shared.store import MatchStore
+from shared.matches.service import MatchService
+from shared.matches.store import MatchStore
 from tests.shared.test_service import Recorder
 
 

@@ -17,12 +17,13 @@ import pytest
 import redis
 
 from scripts.localredis import free_port
-from shared import ratings
-from shared.accounts import AccountService
-from shared.queue import MATCH_FINISHED_TASK, make_sender
-from shared.redis_client import RedisClient
-from shared.service import MatchService
-from shared.store import MatchRecord, MatchStore, match_key
+from shared.accounts.service import AccountService
+from shared.infra.queue import MATCH_FINISHED_TASK, make_sender
+from shared.infra.redis_client import RedisClient
+from shared.matches.record import MatchRecord
+from shared.matches.service import MatchService
+from shared.matches.store import MatchStore, match_key
+from shared.ratings import model as ratings
 from shared.tournaments.service import TournamentService
 from tests.shared.test_end_commit import DiesAfterTheEnd, ProcessDied
 from tests.shared.test_service import Recorder

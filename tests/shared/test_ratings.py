@@ -7,9 +7,9 @@ import threading
 import pytest
 from openskill.models import PlackettLuce
 
-from shared import ratings
-from shared.redis_client import RedisClient
-from shared.tournament_store import RatingStore
+from shared.infra.redis_client import RedisClient
+from shared.ratings import model as ratings
+from shared.ratings.store import RatingStore
 
 
 def test_placings_put_forfeited_seats_last_and_keep_ties() -> None:

@@ -1,10 +1,10 @@
-"""``shared.rng.randbelow`` draws exactly what ``Random.randrange`` draws (seeded replays)."""
+"""``shared.kernel.rng.randbelow`` draws exactly what ``Random.randrange`` draws (replays)."""
 
 from __future__ import annotations
 
 import random
 
-from shared.rng import randbelow, shuffle
+from shared.kernel.rng import randbelow, shuffle
 
 
 def test_randbelow_draws_the_same_numbers_as_randrange() -> None:
@@ -28,7 +28,7 @@ def test_shuffle_permutes_exactly_as_random_shuffle() -> None:
 
 
 class CountingRandom(random.Random):
-    """A generator that overrides ``getrandbits``, as ``shared.match_random.MatchRandom``
+    """A generator that overrides ``getrandbits``, as ``shared.matches.randomness.MatchRandom``
     does: the fast draws must call the override, not the C method beneath it."""
 
     def __init__(self, seed: int) -> None:

@@ -10,9 +10,9 @@ import pytest
 import redis
 
 from shared.games import all_games
-from shared.protocol import Game
-from shared.service import MatchService
-from shared.store import MatchStore
+from shared.kernel.protocol import Game
+from shared.matches.service import MatchService
+from shared.matches.store import MatchStore
 
 GAMES = all_games()
 

@@ -8,10 +8,11 @@ from typing import Any
 
 import pytest
 
-from shared.errors import Conflict, Forbidden, NotFound, Unauthorized, Unprocessable
-from shared.redis_client import RedisClient
-from shared.service import MatchService
-from shared.store import MatchStore, hash_secret, match_key
+from shared.domain.errors import Conflict, Forbidden, NotFound, Unauthorized, Unprocessable
+from shared.infra.redis_client import RedisClient
+from shared.infra.secrets import hash_secret
+from shared.matches.service import MatchService
+from shared.matches.store import MatchStore, match_key
 
 
 class Recorder:

@@ -5,8 +5,9 @@ from __future__ import annotations
 import threading
 import time
 
-from shared.redis_client import RedisClient
-from shared.store import MatchRecord, MatchStore
+from shared.infra.redis_client import RedisClient
+from shared.matches.record import MatchRecord
+from shared.matches.store import MatchStore
 
 
 def record(match_id: str = "m1", version: int = 1) -> MatchRecord:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from shared.carryover import Question, ask, legal_digest, still_open
-from shared.protocol import State
+from shared.kernel.protocol import State
+from shared.matches.carryover import Question, ask, legal_digest, still_open
 from tests.worker.toygame import TOY
 
 

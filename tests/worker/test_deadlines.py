@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 import redis
 
-from shared.errors import Conflict
-from shared.service import MatchService
-from shared.store import MatchStore
+from shared.bots import deadlines
+from shared.domain.errors import Conflict
+from shared.matches.service import MatchService
+from shared.matches.store import MatchStore
 from tests.shared.test_service import Recorder
-from worker import deadlines
 
 LATER = 3600.0  # waiting matches expire after an hour
 DEADLINE = 0.1  # seconds: short, so the tests wait for it to pass

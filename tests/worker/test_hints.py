@@ -9,13 +9,13 @@ from typing import Any
 import pytest
 import redis
 
-from shared import hints
-from shared.bot_catalogue import HINT_RETRY
-from shared.errors import Conflict, Forbidden, TooManyRequests, Unavailable
-from shared.service import MatchService
-from shared.store import MatchStore
+from shared.bots import hints
+from shared.bots.catalogue import HINT_RETRY
+from shared.bots.hint_search import answer, suggest
+from shared.domain.errors import Conflict, Forbidden, TooManyRequests, Unavailable
+from shared.matches.service import MatchService
+from shared.matches.store import MatchStore
 from tests.shared.test_service import Recorder
-from worker.hints import answer, suggest
 
 
 @pytest.fixture
@@ -189,7 +189,7 @@ def test_a_search_that_fails_or_is_never_sent_is_asked_again(
     def crash(*args: Any) -> Any:
         raise RuntimeError("search failed")
 
-    monkeypatch.setattr("worker.hints.suggest", crash)
+    monkeypatch.setattr("shared.bots.hint_search.suggest", crash)
     with pytest.raises(RuntimeError):
         answer(service, record.id, seat, record.version)
     assert service.store.claim_hint(record.id, seat, record.version, 60)  # released

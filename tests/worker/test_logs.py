@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 from celery.app import trace
 
-from shared.queue import BOT_TURN_TASK, SWEEP_TASK
+from shared.infra.queue import BOT_TURN_TASK, SWEEP_TASK
 from worker.logs import CELERY_TASK_LOGGERS, RoutineTaskFilter, quiet_routine_task
 
 

@@ -11,12 +11,12 @@ from typing import Any
 import pytest
 import redis
 
-from shared.errors import Gone
+from shared.bots import deadlines, turns
+from shared.domain.errors import Gone
 from shared.games import get_game
-from shared.service import MatchService
-from shared.store import MatchStore, match_key
+from shared.matches.service import MatchService
+from shared.matches.store import MatchStore, match_key
 from tests.shared.test_service import Recorder
-from worker import deadlines, turns
 
 #: The shape of a ``savanna-1`` state: one combined pick-and-place step, no reveal phase.
 OLD_STATE = {"players": 2, "phase": 1, "step": 0, "hands": [["zebra"], ["lion"]],

@@ -9,17 +9,19 @@ from typing import Any
 
 import pytest
 
-from shared.bot_catalogue import (
+from shared.bots.catalogue import (
     DECISION_TARGET_SECONDS,
+    LEVELS,
     MAX_SECONDS,
+    MAX_SIMULATIONS,
     TIMED_SIMULATIONS,
     budget_for,
     budget_of_bot,
 )
-from shared.protocol import Game, Result, State, View
+from shared.kernel.protocol import Game, Result, State, View
+from shared.search import SearchBudget, search_move
+from shared.search.ismcts import margin_rewards, rewards
 from tests.worker.toygame import TOY, ToyGame, ToyState
-from worker.search import LEVELS, MAX_SIMULATIONS, SearchBudget, search_move
-from worker.search.ismcts import margin_rewards, rewards
 
 SMALL = SearchBudget(simulations=300, time_cap=60.0)
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from shared.bot_catalogue import budget_for
-from shared.protocol import Cutoff, CutoffBudgets, State
+from shared.bots.catalogue import budget_for
+from shared.kernel.protocol import Cutoff, CutoffBudgets, State
+from shared.search import SearchBudget, search_move
+from shared.search.policies import playout_cut, random_policy
 from tests.worker.toygame import TOY, ToyGame, ToyState
-from worker.search import SearchBudget, search_move
-from worker.search.policies import playout_cut, random_policy
 
 BUDGET = SearchBudget(simulations=200, time_cap=60.0)
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 
 from shared.games import get_game
+from shared.search import SearchBudget, search_move
 from tests.games.evolution_ns.helpers import Builder
-from worker.search import SearchBudget, search_move
 
 
 def test_search_attacks_the_species_whose_loss_decides() -> None:

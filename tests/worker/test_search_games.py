@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from shared.games import all_games, get_game
-from shared.protocol import Cutoff, Game, State
-from worker.search import SearchBudget, search_move
+from shared.kernel.protocol import Cutoff, Game, State
+from shared.search import SearchBudget, search_move
 
 GAMES = all_games()
 GAME_IDS = {game.id for game in GAMES}

@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from shared.protocol import State
+from shared.kernel.protocol import State
+from shared.search import SearchBudget, search_move
 from tests.worker.toygame import TOY, ToyState
-from worker.search import SearchBudget, search_move
 
 SMALL = SearchBudget(simulations=300, time_cap=60.0)
 

@@ -1,4 +1,4 @@
-"""Subtree reuse between a bot's decisions (``search_move(tree=...)``, ``worker.search.reuse``)."""
+"""Subtree reuse between a bot's decisions (``search_move(tree=...)``, ``shared.search.reuse``)."""
 
 from __future__ import annotations
 
@@ -7,11 +7,11 @@ from typing import Any
 
 import pytest
 
-from shared.protocol import State
+from shared.kernel.protocol import State
+from shared.search import SearchBudget, search_move
+from shared.search.ismcts import Node, SearchTree, SeatTrees
+from shared.search.reuse import Observation, SeatTreeCache, TreeCache, count_nodes, follow, merge
 from tests.worker.toygame import TOY
-from worker.search import SearchBudget, search_move
-from worker.search.ismcts import Node, SearchTree, SeatTrees
-from worker.search.reuse import Observation, SeatTreeCache, TreeCache, count_nodes, follow, merge
 
 BUDGET = SearchBudget(simulations=120, time_cap=60.0)
 

@@ -1,4 +1,4 @@
-"""worker.store_retry: a task rides out store errors with growing pauses, then gives up."""
+"""shared.infra.store_retry: a task rides out store errors with growing pauses, then gives up."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import OutOfMemoryError
 
-from worker.store_retry import with_store_retries
+from shared.infra.store_retry import with_store_retries
 
 
 def test_store_errors_are_retried_with_growing_pauses() -> None:

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import redis
 
-from shared.redis_client import RedisClient
-from shared.service import MatchService
-from shared.store import MatchStore, match_key
+from shared.bots import turns
+from shared.infra.redis_client import RedisClient
+from shared.matches.service import MatchService
+from shared.matches.store import MatchStore, match_key
 from shared.tournaments.service import TournamentService
 from tests.shared.test_service import Recorder
-from worker import turns
 
 
 def drive(matches: MatchService, tournaments: TournamentService, finished: list[str]) -> None:

@@ -1,5 +1,5 @@
 """A person's turn budget: its arithmetic (injected clocks), where its start is stored, and
-the budgets a bot turn passes to the search (real Redis, no Celery: ``worker.turns``)."""
+the budgets a bot turn passes to the search (real Redis, no Celery: ``shared.bots.turns``)."""
 
 from __future__ import annotations
 
@@ -10,15 +10,16 @@ from typing import Any
 import pytest
 import redis
 
-from shared.bot_catalogue import LEVELS, SearchBudget
+from shared.bots import turns
+from shared.bots.catalogue import LEVELS
+from shared.bots.turn_budget import FLOOR_SECONDS, FLOOR_SIMULATIONS, TurnBudget, bot_budget
 from shared.games import get_game
-from shared.service import MatchService
-from shared.store import MatchStore, match_key
+from shared.kernel.budget import SearchBudget
+from shared.matches.service import MatchService
+from shared.matches.store import MatchStore, match_key
+from shared.search import search_move
 from tests.shared.test_service import Recorder
 from tests.worker.test_search import SteppingClock
-from worker import turns
-from worker.search import search_move
-from worker.turn_budget import FLOOR_SECONDS, FLOOR_SIMULATIONS, TurnBudget, bot_budget
 
 HARD, EASY = LEVELS["hard"], LEVELS["easy"]
 T0 = 1_000_000.0  # epoch seconds at which the turn left the person

@@ -10,12 +10,12 @@ from typing import Any
 import pytest
 import redis
 
-from shared import carryover
+from shared.bots import turns
 from shared.games import get_game
-from shared.service import MatchService
-from shared.store import MatchStore
+from shared.matches import carryover
+from shared.matches.service import MatchService
+from shared.matches.store import MatchStore
 from tests.shared.test_service import Recorder
-from worker import turns
 
 
 @pytest.fixture
@@ -69,7 +69,7 @@ def test_failing_search_falls_back_to_a_legal_move(service: MatchService,
     monkeypatch.setattr(turns, "choose_move", broken)
     record = bot_match(service)
     seat = due_bot(service, record)
-    with caplog.at_level(logging.ERROR, logger="worker.turns"):
+    with caplog.at_level(logging.ERROR, logger="shared.bots.turns"):
         assert turns.play_bot_turn(service, record.id, seat, record.version, 5) == "played"
     assert "search exploded" in caplog.text
     assert service.load(record.id).version == record.version + 1
@@ -102,7 +102,7 @@ def test_sweep_reenqueues_only_lost_bot_turns(service: MatchService,
     seat = due_bot(service, record)
     service.enqueue.calls.clear()
     time.sleep(0.05)
-    with caplog.at_level(logging.INFO, logger="worker.turns"):
+    with caplog.at_level(logging.INFO, logger="shared.bots.turns"):
         # Its task is still in the queue (however long it has waited): left alone.
         assert service.store.turn_queued(record.id, seat, record.version)
         assert turns.sweep(service, stale_after=0.01) == 0

@@ -13,11 +13,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from shared.protocol import Game, IllegalMove, Move, NotYourTurn, Result, State, View
+from shared.kernel.protocol import Game, IllegalMove, Move, NotYourTurn, Result, State, View
 
 
 class ToyState(State):
-    # ``num_players`` is State's own slot (shared.protocol_state), not redeclared here.
+    # ``num_players`` is State's own slot (shared.kernel.state), not redeclared here.
     __slots__ = ("deck", "gambler", "hands", "picks", "prize", "prizes", "revealed", "scores")
 
     def __init__(self, num_players: int, deck: int, hands: list[list[int]],

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from shared.games import register
-from shared.protocol import Game, Option, State, View
+from shared.kernel.protocol import Game, Option, State, View
 
 from .cards import HERD
 from .state import DarwinningState

@@ -1,6 +1,6 @@
 """The components of Darwinning!: cards, species boards, abilities (docs/rules/darwinning.md D-1).
 
-Everything is loaded from ``shared/data/darwinning.json``. Card ids are the indices of its
+Everything is loaded from ``components.json`` beside it. Card ids are the indices of its
 ``cards`` list: ``0..89`` the ability cards (values 1-15, three colours, two copies), ``90``
 and ``91`` the jokers (D-1.2). Species boards and card icons are a RECONSTRUCTION (the
 rulebooks do not print them), so a user who owns the printed game can replace the data file.
@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 from typing import Any, Final
 
-_DATA_PATH: Final = Path(__file__).resolve().parents[2] / "data" / "darwinning.json"
+_DATA_PATH: Final = Path(__file__).resolve().parent / "components.json"
 DATA: Final[dict[str, Any]] = json.loads(_DATA_PATH.read_text(encoding="utf-8"))
 
 ENVIRONMENTS: Final[tuple[str, ...]] = tuple(e["id"] for e in DATA["environments"])

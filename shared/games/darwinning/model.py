@@ -57,7 +57,7 @@ class Board:
 
     def copy(self) -> Board:
         # The constructor, not ``__new__``: the engine must stay compilable by mypyc
-        # (shared/accel.py), whose native classes cannot skip ``__init__``.
+        # (shared/infra/accel.py), whose native classes cannot skip ``__init__``.
         new = Board(self.species)
         new.position, new.population = self.position, self.population
         new.slots = list(self.slots)

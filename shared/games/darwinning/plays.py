@@ -10,8 +10,8 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from shared.protocol import Move
-from shared.rng import randbelow
+from shared.kernel.protocol import Move
+from shared.kernel.rng import randbelow
 
 from .codes import SINGLE, code_cards, code_names, combo_codes
 

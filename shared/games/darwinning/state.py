@@ -14,8 +14,16 @@ from __future__ import annotations
 import random
 from typing import Any, Final
 
-from shared.protocol import Event, EventsOptionalState, IllegalMove, Move, NotYourTurn, Result, View
-from shared.rng import randbelow, shuffle
+from shared.kernel.protocol import (
+    Event,
+    EventsOptionalState,
+    IllegalMove,
+    Move,
+    NotYourTurn,
+    Result,
+    View,
+)
+from shared.kernel.rng import randbelow, shuffle
 
 from . import plays, survival, tricks, upgrades, views
 from .cards import (
@@ -363,7 +371,7 @@ class DarwinningState(EventsOptionalState):
         self.discard = []
         self.hidden = [[] for _ in range(self.num_players)]
         self.secret_counts = [0] * self.num_players
-        shuffle(rng, self.deck)  # shared.rng: the same order as rng.shuffle, sooner
+        shuffle(rng, self.deck)  # shared.kernel.rng: the same order as rng.shuffle, sooner
         self.played = [0] * self.num_players
         self.dealt = [0] * self.num_players
         self.reshuffled = False

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from shared.protocol import Event, Move
+from shared.kernel.protocol import Event, Move
 
 from .cards import (
     ABILITY_FOOD,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from shared.protocol import Event, Move
+from shared.kernel.protocol import Event, Move
 
 from .cards import CHAIN
 from .combos import beats, classify

@@ -13,8 +13,8 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from shared.protocol import Event, Move
-from shared.rng import randbelow
+from shared.kernel.protocol import Event, Move
+from shared.kernel.rng import randbelow
 
 from .cards import CHAIN, EGGS, ENV_ICON, JOKERS, MUTATION, SLOTS, VALUE
 from .model import Board, move_on_chain

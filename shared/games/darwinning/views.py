@@ -13,8 +13,8 @@ import random
 from itertools import combinations
 from typing import TYPE_CHECKING
 
-from shared.protocol import Move, View
-from shared.rng import randbelow, shuffle
+from shared.kernel.protocol import Move, View
+from shared.kernel.rng import randbelow, shuffle
 
 from .cards import (
     ABILITY_NAMES,

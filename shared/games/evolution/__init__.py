@@ -20,7 +20,7 @@ import random
 from typing import Any
 
 from shared.games import register
-from shared.protocol import Game, Policy, State, View
+from shared.kernel.protocol import Game, Policy, State, View
 
 from .cards import FOOD_EXTRA
 from .policy import evolution_policy

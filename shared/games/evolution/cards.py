@@ -2,7 +2,7 @@
 
 Rules: docs/rules/evolution.md, rules E-1.1 (the 84-card deck), E-1.3 and E-3.2.
 
-Everything here is loaded from ``shared/data/evolution.json``; card instance ids are fixed:
+Everything here is loaded from ``components.json`` beside it; card instance ids are fixed:
 card ``cid`` of a match has the faces ``faces(cid)`` (ids ``0..83`` for one deck, ``84..167``
 for the second deck mixed in with 5-8 players, E-1.3).
 """
@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 from typing import Any, Final
 
-_DATA_PATH: Final = Path(__file__).resolve().parents[2] / "data" / "evolution.json"
+_DATA_PATH: Final = Path(__file__).resolve().parent / "components.json"
 DATA: Final[dict[str, Any]] = json.loads(_DATA_PATH.read_text(encoding="utf-8"))
 
 TRAITS: Final[dict[str, dict[str, Any]]] = DATA["traits"]

@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from shared.protocol import Event, Move
+from shared.kernel.protocol import Event, Move
 
 from . import feeding
 from .model import Animal

@@ -11,8 +11,8 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from shared.protocol import Event, Move
-from shared.rng import randbelow
+from shared.kernel.protocol import Event, Move
+from shared.kernel.rng import randbelow
 
 from .cards import PAIRED, faces
 from .model import Animal

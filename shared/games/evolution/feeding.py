@@ -15,7 +15,7 @@ import random
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from shared.protocol import Event, Move
+from shared.kernel.protocol import Event, Move
 
 from . import attack, chain
 

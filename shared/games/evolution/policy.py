@@ -12,8 +12,8 @@ from __future__ import annotations
 import random
 from typing import Final
 
-from shared.protocol import Move
-from shared.rng import randbelow
+from shared.kernel.protocol import Move
+from shared.kernel.rng import randbelow
 
 from .state import EvolutionState
 

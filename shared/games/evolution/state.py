@@ -11,8 +11,16 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from shared.protocol import Event, EventsOptionalState, IllegalMove, Move, NotYourTurn, Result, View
-from shared.rng import randbelow
+from shared.kernel.protocol import (
+    Event,
+    EventsOptionalState,
+    IllegalMove,
+    Move,
+    NotYourTurn,
+    Result,
+    View,
+)
+from shared.kernel.rng import randbelow
 
 from . import attack, chain, development, feeding, views
 from .cards import FOOD_BANK, FOOD_EXTRA, HAND_SIZE, SCORE_ANIMAL, SCORE_TRAIT, card_count

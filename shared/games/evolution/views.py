@@ -14,8 +14,8 @@ import json
 import random
 from typing import TYPE_CHECKING, Any
 
-from shared.protocol import Move, View
-from shared.rng import shuffle
+from shared.kernel.protocol import Move, View
+from shared.kernel.rng import shuffle
 
 from .cards import PAIRED, TRAIT_NAMES, card_count, card_label, faces
 from .model import Animal

@@ -14,7 +14,7 @@ from types import MappingProxyType
 from typing import Any
 
 from shared.games import register
-from shared.protocol import Cutoff, CutoffBudgets, Game, Option, State, View
+from shared.kernel.protocol import Cutoff, CutoffBudgets, Game, Option, State, View
 
 from .cards import QUICK_FORCED_PLAYERS
 from .state import NSState

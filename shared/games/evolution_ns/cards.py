@@ -1,6 +1,6 @@
 """The trait deck of Evolution (North Star): 129 cards with food numbers (N-1.1).
 
-Everything is loaded from ``shared/data/evolution-ns.json`` (a RECONSTRUCTION: the rulebook
+Everything is loaded from ``components.json`` beside it (a RECONSTRUCTION: the rulebook
 summary prints no card list; replace the file to use another). Card instance ids are fixed:
 card ``cid`` is trait ``TRAIT_OF[cid]`` with food number ``FOOD_OF[cid]``, in data order.
 """
@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 from typing import Any, Final
 
-_DATA_PATH: Final = Path(__file__).resolve().parents[2] / "data" / "evolution-ns.json"
+_DATA_PATH: Final = Path(__file__).resolve().parent / "components.json"
 DATA: Final[dict[str, Any]] = json.loads(_DATA_PATH.read_text(encoding="utf-8"))
 
 TRAITS: Final[dict[str, dict[str, Any]]] = DATA["traits"]

@@ -13,7 +13,7 @@ round starts; ``python -m bench.fit_cutoff_ns`` reproduces the fit): the project
 expected final score of such a playout, and the spread of its final margin grows as the
 square root of the rounds left.
 
-Rewards are the search's terminal scale (``worker.search.ismcts.rewards``): a seat's mean
+Rewards are the search's terminal scale (``shared.search.ismcts.rewards``): a seat's mean
 chance of finishing ahead of each other seat, the logistic of the projected margin over the
 spread. With two seats that is the expected terminal reward (win 1, loss 0) of the playout.
 """
@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 from typing import Final, cast
 
-from shared.protocol import Cutoff, State
+from shared.kernel.protocol import Cutoff, State
 
 from .cards import HAND_BASE
 from .state import NSState

@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Final
 
-from shared.protocol import Event, Move
+from shared.kernel.protocol import Event, Move
 
 from .cards import FOOD_OF, HARD_SHELL_BONUS, INTELLIGENCE_FOOD, MAX_VALUE
 from .model import Species

@@ -12,8 +12,8 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from shared.protocol import Event, Move
-from shared.rng import randbelow
+from shared.kernel.protocol import Event, Move
+from shared.kernel.rng import randbelow
 
 from .cards import MAX_VALUE, TRAIT_OF
 from .model import Species

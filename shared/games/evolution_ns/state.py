@@ -12,8 +12,16 @@ from __future__ import annotations
 import random
 from typing import Any, Final
 
-from shared.protocol import Event, EventsOptionalState, IllegalMove, Move, NotYourTurn, Result, View
-from shared.rng import randbelow, shuffle
+from shared.kernel.protocol import (
+    Event,
+    EventsOptionalState,
+    IllegalMove,
+    Move,
+    NotYourTurn,
+    Result,
+    View,
+)
+from shared.kernel.rng import randbelow, shuffle
 
 from . import feeding, play, views
 from .cards import DECK_SIZE, HAND_BASE, MAX_TRAITS, MAX_TRAITS_2P, TWO_PLAYER_REMOVED
@@ -67,7 +75,7 @@ class NSState(EventsOptionalState):
         """N-2: shuffle, remove 40 cards with two players, one species each, random first."""
         st = cls(players, quick)
         st.deck = list(range(DECK_SIZE))
-        shuffle(rng, st.deck)  # shared.rng: the same order as rng.shuffle, sooner
+        shuffle(rng, st.deck)  # shared.kernel.rng: the same order as rng.shuffle, sooner
         if players == 2:
             st.removed = [st.deck.pop() for _ in range(TWO_PLAYER_REMOVED)]
         st.species = [[Species()] for _ in range(players)]

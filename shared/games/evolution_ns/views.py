@@ -14,8 +14,8 @@ import json
 import random
 from typing import TYPE_CHECKING, Any, Final
 
-from shared.protocol import Move, View
-from shared.rng import randbelow, shuffle
+from shared.kernel.protocol import Move, View
+from shared.kernel.rng import randbelow, shuffle
 
 from .cards import DECK_SIZE, TRAIT_NAMES, TRAIT_OF, card_label
 from .model import Species

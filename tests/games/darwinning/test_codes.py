@@ -29,7 +29,7 @@ from shared.games.darwinning.combos import (
     enumerate_combos,
 )
 from shared.games.darwinning.state import DarwinningState
-from shared.rng import randbelow
+from shared.kernel.rng import randbelow
 
 DRAWS = 2000
 

@@ -21,7 +21,7 @@ from shared.games.darwinning.combos import (
     enumerate_combos,
 )
 from shared.games.darwinning.state import DarwinningState
-from shared.protocol import IllegalMove
+from shared.kernel.protocol import IllegalMove
 
 from .helpers import bare, card, take
 

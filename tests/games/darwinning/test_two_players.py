@@ -11,8 +11,8 @@ from shared.games.darwinning import tricks
 from shared.games.darwinning.cards import CHAIN, EGGS
 from shared.games.darwinning.model import dummy_start
 from shared.games.darwinning.state import DarwinningState
-from shared.moves import move_problem
-from shared.rng import randbelow
+from shared.kernel.rng import randbelow
+from shared.matches.moves import move_problem
 
 from .helpers import bare, card, survival_position
 

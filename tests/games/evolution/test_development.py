@@ -10,7 +10,7 @@ import pytest
 
 from shared.games import get_game
 from shared.games.evolution.cards import DECK_FACES, card_count, faces
-from shared.protocol import IllegalMove
+from shared.kernel.protocol import IllegalMove
 
 from .helpers import Builder, ScriptedRng, all_cards
 

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from shared.protocol import IllegalMove
+from shared.kernel.protocol import IllegalMove
 
 from .helpers import Builder, types
 

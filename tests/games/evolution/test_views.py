@@ -9,7 +9,7 @@ import random
 import pytest
 
 from shared.games import get_game
-from shared.protocol import IllegalMove, NotYourTurn
+from shared.kernel.protocol import IllegalMove, NotYourTurn
 
 from .helpers import Builder
 

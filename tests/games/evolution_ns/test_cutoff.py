@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from shared.bot_catalogue import HINT_BUDGET, LEVELS, budget_for
+from shared.bots.catalogue import HINT_BUDGET, LEVELS, budget_for
 from shared.games import get_game
 from shared.games.evolution_ns.cutoff import (
     RoundCutoff,
@@ -16,10 +16,10 @@ from shared.games.evolution_ns.cutoff import (
     rounds_left,
 )
 from shared.games.evolution_ns.state import NSState
-from shared.protocol import Cutoff, State
+from shared.kernel.protocol import Cutoff, State
+from shared.search import SearchBudget, search_move
+from shared.search.ismcts import rewards
 from tests.games.evolution_ns.helpers import Builder
-from worker.search import SearchBudget, search_move
-from worker.search.ismcts import rewards
 
 GAME = get_game("evolution-ns")
 

@@ -1,0 +1,128 @@
+"""Bot accounts: registration (the API key is shown once, stored hashed), key checks, the
+seats an account owes a move in (pull bots), and the policy of webhook targets (push bots).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import secrets
+import socket
+import time
+from collections.abc import Sequence
+from typing import Any
+from urllib.parse import urlsplit
+
+from shared.accounts.store import AccountStore
+from shared.domain.errors import Unauthorized, Unprocessable
+from shared.infra.notifier import wait_on
+from shared.infra.secrets import hash_secret
+from shared.matches.record import ENDED
+from shared.matches.service import MatchService
+from shared.matches.store import MatchStore
+
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+def parse_networks(text: str) -> list[Network]:
+    """The allow-list of webhook networks from a comma-separated list of CIDRs."""
+    return [ipaddress.ip_network(part.strip(), strict=False)
+            for part in text.split(",") if part.strip()]
+
+
+def check_webhook_url(url: str, allowed: Sequence[Network]) -> None:
+    """Refuse a webhook URL that is not http(s) or resolves to a refused address.
+
+    Public addresses are allowed; private, loopback, link-local, reserved and multicast
+    ones only inside a configured ``allowed`` network (so a bot cannot aim the worker at
+    the server's own network). Checked at registration and again before every call.
+    """
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ValueError("the webhook must be an http:// or https:// URL with a host")
+    try:
+        infos = socket.getaddrinfo(parts.hostname, parts.port or 80, proto=socket.IPPROTO_TCP)
+    except (OSError, UnicodeError):
+        raise ValueError(f"the webhook host {parts.hostname!r} does not resolve") from None
+    for info in infos:
+        address = ipaddress.ip_address(info[4][0])
+        if any(address in network for network in allowed):
+            continue
+        if not address.is_global or address.is_multicast:
+            raise ValueError(f"the webhook host resolves to {address}, a non-public address "
+                             "this server does not call")
+
+
+class AccountService:
+    def __init__(self, accounts: AccountStore, matches: MatchStore,
+                 allowed_networks: Sequence[Network] = ()) -> None:
+        self.store = accounts
+        self.matches = matches
+        self.allowed_networks = list(allowed_networks)
+
+    def create(self, name: str, webhook: str | None) -> tuple[dict[str, Any], str]:
+        """Register an account; returns it and its API key (shown only now)."""
+        if webhook is not None:
+            try:
+                check_webhook_url(webhook, self.allowed_networks)
+            except ValueError as exc:
+                raise Unprocessable(str(exc), field="webhook") from None
+        account = {"id": secrets.token_hex(8), "name": name, "webhook": webhook,
+                   "created_at": time.time()}
+        key = f"evk_{secrets.token_urlsafe(32)}"
+        self.store.create(account, hash_secret(key))
+        return account, key
+
+    def authenticate(self, key: str | None) -> dict[str, Any]:
+        if key is None:
+            raise Unauthorized("this call needs an account key: send 'Authorization: Bearer "
+                               "<api key>'")
+        account_id = self.store.by_key_hash(hash_secret(key))
+        account = self.store.load(account_id) if account_id else None
+        if account is None:
+            raise Unauthorized("the key belongs to no account")
+        return account
+
+    def owed_turns(self, account_id: str) -> list[dict[str, Any]]:
+        """The seats where the account owes a move now (match, seat, version, deadline).
+
+        A match stored under rules this server no longer plays is left out: every route of
+        it answers 410, so its turn could never be played. It stays noted (unlike an ended
+        match): a server that lags a rolling upgrade may take a newer rules version for a
+        retired one, and the turn must come back once the upgrade has reached it.
+        """
+        turns = []
+        for match_id in self.store.matches(account_id):
+            record = self.matches.load(match_id)
+            if record is None or record.status in ENDED:
+                self.store.drop_match(account_id, match_id)
+                continue
+            if MatchService.retired_rules(record) is not None:
+                continue
+            for seat in record.to_move:
+                info = record.seats[seat]
+                if (record.status == "running" and info.get("account") == account_id
+                        and not info.get("webhook") and seat not in record.forfeited):
+                    turns.append({"match": match_id, "seat": seat, "version": record.version,
+                                  "game": record.game, "deadline_at": record.deadline_at()})
+        return turns
+
+    def wait_for_turns(self, account_id: str, timeout: float) -> list[dict[str, Any]]:
+        """The owed turns, waiting up to ``timeout`` seconds for one if there is none."""
+        deadline = time.monotonic() + timeout
+        while True:
+            turns = self.owed_turns(account_id)
+            left = deadline - time.monotonic()
+            if turns or left <= 0:
+                return turns
+            self.wait_for_news(account_id, left)
+
+    def wait_for_news(self, account_id: str, timeout: float) -> None:
+        """Block until one of the account's matches changes or it gets a new one."""
+        match_ids = self.store.matches(account_id)
+        channels = [self.store.channel(account_id), *map(self.matches.channel, match_ids)]
+
+        def snapshot() -> tuple[int, ...]:
+            return (self.store.generation(account_id),
+                    *(self.matches.version(m) or 0 for m in match_ids))
+
+        wait_on(self.store.redis, channels, snapshot, snapshot(), timeout)

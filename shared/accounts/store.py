@@ -1,0 +1,64 @@
+"""Redis keys of bot accounts and of the request rate limits (the store of
+:mod:`shared.accounts.service`).
+
+* ``evo:a:{id}`` hash — name, webhook URL (never shown but to its owner), key hash, created;
+* ``evo:akeys`` hash — sha256(API key) -> account id (keys are never stored in clear);
+* ``evo:a:{id}:matches`` set — running matches where the account holds a seat (the pull
+  endpoint reads it; finished matches are dropped lazily);
+* ``evo:a:{id}:gen`` counter and channel ``evo:a:{id}:chg`` — bumped when the account gets a
+  seat in a new match, so a waiting bot wakes;
+* ``evo:rl:{bucket}:{who}:{window}`` counter — requests in one fixed window (TTL).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from shared.infra.redis_client import RedisClient
+
+ACCOUNT_FIELDS = ("id", "name", "webhook", "created_at")
+
+
+class AccountStore:
+    def __init__(self, client: RedisClient) -> None:
+        self.redis = client
+
+    @staticmethod
+    def _key(account_id: str, suffix: str = "") -> str:
+        return f"evo:a:{account_id}{suffix}"
+
+    def channel(self, account_id: str) -> str:
+        return self._key(account_id, ":chg")
+
+    def create(self, account: dict[str, Any], key_hash: str) -> None:
+        # Two keys of different cluster slots, so two writes: the account first, then the
+        # index of keys; a crash in between leaves an account no key reaches (harmless).
+        self.redis.hset(self._key(account["id"]),
+                        mapping={"data": json.dumps(account), "key_hash": key_hash})
+        self.redis.hset("evo:akeys", key_hash, account["id"])
+
+    def load(self, account_id: str) -> dict[str, Any] | None:
+        data = self.redis.hget(self._key(account_id), "data")
+        return None if data is None else json.loads(data)
+
+    def by_key_hash(self, key_hash: str) -> str | None:
+        account_id = self.redis.hget("evo:akeys", key_hash)
+        return None if account_id is None else str(account_id)
+
+    def add_match(self, account_id: str, match_id: str) -> None:
+        """Note a new seat of the account and wake its waiting pull requests."""
+        with self.redis.pipeline(transaction=False) as pipe:
+            pipe.sadd(self._key(account_id, ":matches"), match_id)
+            pipe.incr(self._key(account_id, ":gen"))
+            pipe.execute()
+        self.redis.publish(self.channel(account_id), match_id)  # a cluster pipeline has none
+
+    def matches(self, account_id: str) -> list[str]:
+        return sorted(self.redis.smembers(self._key(account_id, ":matches")))
+
+    def drop_match(self, account_id: str, match_id: str) -> None:
+        self.redis.srem(self._key(account_id, ":matches"), match_id)
+
+    def generation(self, account_id: str) -> int:
+        return int(self.redis.get(self._key(account_id, ":gen")) or 0)

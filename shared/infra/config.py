@@ -1,0 +1,98 @@
+"""Settings read from environment variables (one place, shared by the API and the worker)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Settings:
+    redis_url: str
+    broker_url: str
+    max_body_bytes: int
+    bot_stale_after: float  # seconds a bot turn may wait before the sweep re-enqueues it
+    bot_lease_seconds: float  # a bot task holds its turn for its think cap plus this
+    idempotency_ttl: int  # seconds an Idempotency-Key's answer is kept
+    max_wait_seconds: float  # longest long-poll / SSE wait a client may ask for
+    webhook_allow: str = ""  # CIDRs a webhook may target although not public (comma list)
+    max_tournament_matches: int = 5000  # the largest tournament one request may create
+    max_tournament_entrants: int = 64
+    max_tournament_concurrency: int = 32  # matches of one tournament running at once
+    accounts_per_minute: int = 20  # per client address
+    tournaments_per_minute: int = 10  # per client address
+    waiting_expire_seconds: float = 3600  # a match waiting for open seats this long expires
+    webhook_default_timeout: float = 10  # seconds a webhook may take without a deadline
+    # Rate limits a minute (0: unlimited), per client address unless said otherwise.
+    matches_per_minute: int = 120
+    joins_per_minute: int = 120
+    moves_per_minute: int = 600  # per token, and the same per address
+    bot_seats_per_client: int = 8  # bot seats one address may have in live matches
+    ended_ttl: int = 7 * 86400  # seconds an ended match (state, log, tokens) is kept
+    result_ttl: int = 90 * 86400  # seconds its result is kept (at least ended_ttl)
+    log_ttl: int = 30 * 86400  # seconds its compacted log is kept (at least ended_ttl)
+    stalled_expire_seconds: float = 86400  # a running match with no move this long expires
+    cors_origins: str = "*"  # origins whose pages may call the API (comma list; * for any)
+    # Seed nodes of a Redis Cluster ("host:port,..."): set, the match store runs on the
+    # cluster and ``redis_url`` is unused; the broker then needs a BROKER_URL of its own.
+    redis_cluster_nodes: str = ""
+    # Replicas a write must reach (WAIT) before it is answered: 1 with replicas, so that a
+    # failover loses no accepted move; 0 answers at once (a single Redis without replicas).
+    redis_replica_acks: int = 0
+    # Proxies in front of the API that append to X-Forwarded-For (1 behind one load
+    # balancer); 0 trusts no such header (a client could forge its address).
+    proxy_hops: int = 0
+    # Niceness a worker process lowers itself to (0: unchanged). The tournament worker runs
+    # at 10 by default: on a machine it shares with people's bot workers, its searches then
+    # yield the CPU and a person's bot keeps its reply time however long the tournament runs.
+    worker_nice: int = 0
+    # Seconds the bot decisions between two turns of a person (or program) share in a casual
+    # match (shared.bots.turn_budget); 0 leaves every decision its level's own cap.
+    turn_budget_seconds: float = 5.0
+    # Seconds a finished rated or tournament match may owe its finish handling (rating,
+    # tournament tick) before the tournament sweep does it instead of the task sent at its end.
+    finish_retry_after: float = 5.0
+    # Seconds a hint request waits for the worker's answer before a 202 (ask again).
+    hint_wait_seconds: float = 8.0
+
+    @classmethod
+    def from_env(cls) -> Settings:
+        redis_url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+        cluster_nodes = os.environ.get("REDIS_CLUSTER_NODES", "").strip()
+        if cluster_nodes and not os.environ.get("BROKER_URL"):
+            # Celery's Redis transport speaks to one Redis, never a cluster.
+            raise ValueError("REDIS_CLUSTER_NODES is set: set BROKER_URL to the broker's own "
+                             "Redis (or RabbitMQ)")
+        return cls(
+            redis_url=redis_url,
+            broker_url=os.environ.get("BROKER_URL", redis_url),
+            redis_cluster_nodes=cluster_nodes,
+            redis_replica_acks=int(os.environ.get("REDIS_REPLICA_ACKS", 0)),
+            proxy_hops=int(os.environ.get("PROXY_HOPS", 0)),
+            turn_budget_seconds=float(os.environ.get("TURN_BUDGET_SECONDS", 5.0)),
+            finish_retry_after=float(os.environ.get("FINISH_RETRY_AFTER", 5.0)),
+            max_body_bytes=int(os.environ.get("MAX_BODY_BYTES", 64 * 1024)),
+            bot_stale_after=float(os.environ.get("BOT_STALE_AFTER", 5)),
+            bot_lease_seconds=float(os.environ.get("BOT_LEASE_SECONDS", 15)),
+            idempotency_ttl=int(os.environ.get("IDEMPOTENCY_TTL", 24 * 3600)),
+            max_wait_seconds=float(os.environ.get("MAX_WAIT_SECONDS", 30)),
+            webhook_allow=os.environ.get("WEBHOOK_ALLOW", ""),
+            max_tournament_matches=int(os.environ.get("MAX_TOURNAMENT_MATCHES", 5000)),
+            max_tournament_entrants=int(os.environ.get("MAX_TOURNAMENT_ENTRANTS", 64)),
+            max_tournament_concurrency=int(os.environ.get("MAX_TOURNAMENT_CONCURRENCY", 32)),
+            accounts_per_minute=int(os.environ.get("ACCOUNTS_PER_MINUTE", 20)),
+            tournaments_per_minute=int(os.environ.get("TOURNAMENTS_PER_MINUTE", 10)),
+            waiting_expire_seconds=float(os.environ.get("WAITING_EXPIRE_SECONDS", 3600)),
+            webhook_default_timeout=float(os.environ.get("WEBHOOK_DEFAULT_TIMEOUT", 10)),
+            matches_per_minute=int(os.environ.get("MATCHES_PER_MINUTE", 120)),
+            joins_per_minute=int(os.environ.get("JOINS_PER_MINUTE", 120)),
+            moves_per_minute=int(os.environ.get("MOVES_PER_MINUTE", 600)),
+            bot_seats_per_client=int(os.environ.get("BOT_SEATS_PER_CLIENT", 8)),
+            ended_ttl=int(os.environ.get("ENDED_TTL", 7 * 86400)),
+            result_ttl=int(os.environ.get("RESULT_TTL", 90 * 86400)),
+            log_ttl=int(os.environ.get("LOG_TTL", 30 * 86400)),
+            stalled_expire_seconds=float(os.environ.get("STALLED_EXPIRE_SECONDS", 86400)),
+            cors_origins=os.environ.get("CORS_ORIGINS", "*"),
+            worker_nice=int(os.environ.get("WORKER_NICE", 0)),
+            hint_wait_seconds=float(os.environ.get("HINT_WAIT_SECONDS", 8.0)),
+        )

@@ -1,0 +1,92 @@
+"""A match as stored: its metadata and the engine state's JSON text (never parsed here)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+# The statuses of a match that has ended (with a result, or without: expired, aborted).
+ENDED = ("finished", "expired", "aborted")
+
+
+@dataclass
+class MatchRecord:
+    """One match as stored: metadata plus the engine state's JSON text (never parsed here)."""
+
+    id: str
+    game: str
+    rules_version: str
+    options: dict[str, Any]
+    seed: int | None
+    seats: list[dict[str, Any]]
+    # "waiting" (open seats) | "running" | "finished"; or ended without a result: "expired"
+    # (its open seats were never joined) | "aborted" (its tournament was cancelled)
+    status: str
+    version: int
+    state: str  # engine JSON text
+    rng: str  # JSON of the random source's draw count (shared.matches.randomness); server-only
+    result: dict[str, Any] | None
+    to_move: list[int]
+    created_at: float
+    updated_at: float
+    tournament: str | None = None  # the tournament this match belongs to
+    rated: bool = False  # a finished rated match updates its seats' ratings
+    move_deadline: float | None = None  # seconds a seat may owe a move
+    forfeit_after: int | None = None  # consecutive timeouts before a seat forfeits
+    owed_since: dict[int, float] = field(default_factory=dict)  # seat -> since when it owes
+    timeouts: dict[int, int] = field(default_factory=dict)  # seat -> consecutive timeouts
+    forfeited: list[int] = field(default_factory=list)  # seats now played by the fallback
+    seeded: bool = False  # the creator chose the seed: everyone who can see it is told so
+    # Since when only seats the server plays owe moves in a match where a person or program
+    # waits for them (None while one of those owes a move, and in matches without a turn
+    # budget): the start of the bot decisions' shared budget (``shared.bots.turn_budget``).
+    bots_since: float | None = None
+    # Ended finished and rated (or in a tournament) and its finish handling (rating,
+    # tournament tick) not done yet: set by the write that ends it, cleared by the handling.
+    finish_owed: bool = False
+
+    def deadline_at(self) -> float | None:
+        """When the first deadline of a seat that owes a move passes (None: no deadline)."""
+        if self.move_deadline is None or self.status != "running" or not self.owed_since:
+            return None
+        return min(self.owed_since.values()) + self.move_deadline
+
+    def to_fields(self) -> dict[str, str]:
+        return {
+            "id": self.id, "game": self.game, "rules_version": self.rules_version,
+            "options": json.dumps(self.options), "seed": json.dumps(self.seed),
+            "seats": json.dumps(self.seats), "status": self.status,
+            "version": str(self.version), "state": self.state, "rng": self.rng,
+            "result": json.dumps(self.result), "to_move": json.dumps(self.to_move),
+            "created_at": repr(self.created_at), "updated_at": repr(self.updated_at),
+            "tournament": json.dumps(self.tournament), "rated": json.dumps(self.rated),
+            "move_deadline": json.dumps(self.move_deadline),
+            "forfeit_after": json.dumps(self.forfeit_after),
+            "owed_since": json.dumps(self.owed_since), "timeouts": json.dumps(self.timeouts),
+            "forfeited": json.dumps(self.forfeited), "seeded": json.dumps(self.seeded),
+            "bots_since": json.dumps(self.bots_since),
+            "finish_owed": json.dumps(self.finish_owed),
+        }
+
+    @classmethod
+    def from_fields(cls, fields: dict[str, str]) -> MatchRecord:
+        return cls(
+            id=fields["id"], game=fields["game"], rules_version=fields["rules_version"],
+            options=json.loads(fields["options"]), seed=json.loads(fields["seed"]),
+            seats=json.loads(fields["seats"]), status=fields["status"],
+            version=int(fields["version"]), state=fields["state"], rng=fields["rng"],
+            result=json.loads(fields["result"]), to_move=json.loads(fields["to_move"]),
+            created_at=float(fields["created_at"]), updated_at=float(fields["updated_at"]),
+            # Matches stored before these fields existed read as casual, without deadlines.
+            tournament=json.loads(fields.get("tournament", "null")),
+            rated=json.loads(fields.get("rated", "false")),
+            move_deadline=json.loads(fields.get("move_deadline", "null")),
+            forfeit_after=json.loads(fields.get("forfeit_after", "null")),
+            owed_since={int(k): v for k, v in json.loads(fields.get("owed_since", "{}")).items()},
+            timeouts={int(k): v for k, v in json.loads(fields.get("timeouts", "{}")).items()},
+            forfeited=json.loads(fields.get("forfeited", "[]")),
+            seeded=json.loads(fields.get("seeded", "false")),
+            bots_since=json.loads(fields.get("bots_since", "null")),
+            finish_owed=json.loads(fields.get("finish_owed", "false")),
+        )

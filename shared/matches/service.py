@@ -1,0 +1,696 @@
+"""The match service: creating, joining, reading and playing matches.
+
+Used by the API and the worker alike, so a bot's move is validated exactly like a human's.
+It never touches Redis itself (that is :mod:`shared.matches.store`) and never imports Flask
+or Celery: bot turns are handed to an ``enqueue(match_id, seat, version)`` callable (a tournament
+match's to ``background``), a finished tournament or rated match to ``on_finish(match_id)``.
+That send is only the fast path: the write that ends such a match marks it as owing its
+finish handling (``MatchRecord.finish_owed``, in the same atomic commit), and the tournament
+sweep performs the handling of a mark left behind (a broker that refused the send, a process
+that died right after the commit). A send that fails is logged; the mover's answer stands.
+
+Seats are ``human``, ``open``, ``bot`` (a built-in bot) or ``account`` (a registered bot: it
+pulls its turns with its API key, or the worker pushes them to its webhook). A match may set
+``move_deadline``: a person's or pull bot's seat that owes a move past it gets a fallback
+move (``shared.bots.deadlines``); after ``forfeit_after`` consecutive timeouts the seat forfeits
+and the fallback plays it to the end.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import logging
+import random
+import secrets
+import time
+from collections.abc import Callable
+from typing import Any
+
+from shared.accounts.store import AccountStore
+from shared.bots import catalogue as bot_catalogue
+from shared.domain.errors import Conflict, Forbidden, Gone, NotFound, Unauthorized, Unprocessable
+from shared.games import get_game
+from shared.infra.secrets import hash_secret
+from shared.kernel.protocol import Game, IllegalMove, NotYourTurn, State
+from shared.matches import carryover
+from shared.matches import randomness as match_random
+from shared.matches.moves import move_problem
+from shared.matches.randomness import MatchRandom
+from shared.matches.record import ENDED, MatchRecord
+from shared.matches.store import MatchStore
+
+log = logging.getLogger(__name__)
+Enqueue = Callable[[str, int, int], None]
+#: How long a turn counts as queued without a worker starting it. Long enough that a
+#: backed-up queue is not flooded (a task waits seconds, not tens of them, before a worker
+#: starts it); short enough that a task lost with its worker or with Redis itself (taken off
+#: the queue, never started) is re-sent by the sweep within half a minute rather than after
+#: the broker's 300 s visibility timeout. A duplicate is harmless: the turn's claim and its
+#: version check drop it.
+QUEUED_TTL = 30.0
+LIST_SCAN = 500  # the latest matches not over that a listing looks through
+OnFinish = Callable[[str], None]
+
+
+def _public_seat(seat: dict[str, Any]) -> dict[str, Any]:
+    return {key: seat[key] for key in ("seat", "kind", "name", "bot", "account", "joined")
+            if key in seat}
+
+
+def seed_commitment(match_id: str, seed: int | None) -> str:
+    """The hash of a match's seed, published when it starts; the seed is revealed at its end.
+
+    The match id is hashed with the seed so that one seed's hash says nothing about another
+    match; a 63-bit server seed cannot be found from its hash in any useful time.
+    """
+    return hashlib.sha256(f"evo-arena:{match_id}:{seed}".encode()).hexdigest()
+
+
+def clocked(record: MatchRecord, seat: int) -> bool:
+    """Whether ``seat``'s moves run against the deadline: a person's or a pull bot's seat.
+
+    The server's own players (built-in bots, webhook bots, forfeited seats) are not clocked
+    here: their time is spent in the queue and the worker, not by the entrant.
+    """
+    info = record.seats[seat]
+    return (record.move_deadline is not None and info["kind"] != "bot"
+            and not info.get("webhook") and seat not in record.forfeited)
+
+
+def awaited(record: MatchRecord, seat: int) -> bool:
+    """Whether a person or a program plays ``seat`` (it waits while the server's seats move):
+    any seat but a built-in bot's or a forfeited one."""
+    return record.seats[seat]["kind"] != "bot" and seat not in record.forfeited
+
+
+def owes_finish(record: MatchRecord) -> bool:
+    """Whether ``record``, finished, needs handling after its end: a rated match is rated,
+    a tournament's match (always rated) moves its tournament on."""
+    return record.status == "finished" and (record.rated or record.tournament is not None)
+
+
+def turn_budgeted(record: MatchRecord) -> bool:
+    """Whether the bot decisions between two turns of a waiting person or program share a turn
+    budget (``shared.bots.turn_budget``): casual matches where one plays. A tournament's or rated
+    match's bots keep their levels' budgets, so their strength never depends on the table."""
+    return (record.tournament is None and not record.rated
+            and any(awaited(record, seat) for seat in range(len(record.seats))))
+
+
+class MatchService:
+    def __init__(self, store: MatchStore, enqueue: Enqueue, idempotency_ttl: int = 86400,
+                 background: Enqueue | None = None, on_finish: OnFinish | None = None):
+        self.store = store
+        self.accounts = AccountStore(store.redis)
+        self.enqueue = enqueue
+        self.background = background or enqueue
+        self.on_finish = on_finish
+        self.idempotency_ttl = idempotency_ttl
+
+    # -- creation ---------------------------------------------------------------------------
+    def create_match(self, game_id: str, options: dict[str, Any] | None, seed: int | None,
+                     seats: list[dict[str, Any]], *, move_deadline: float | None = None,
+                     rated: bool = False, tournament: str | None = None,
+                     forfeit_after: int | None = None, match_id: str | None = None
+                     ) -> tuple[MatchRecord, dict[int, str]]:
+        """Create a match; returns it and the tokens of its human seats (shown only now).
+
+        A tournament names the ``match_id`` it claimed; creating it again returns the stored
+        match unchanged (and no token).
+        """
+        try:
+            game = get_game(game_id)
+        except KeyError:
+            raise Unprocessable(f"unknown game {game_id!r}", field="game") from None
+        if not game.min_players <= len(seats) <= game.max_players:
+            raise Unprocessable(f"{game.name} takes {game.min_players}-{game.max_players} "
+                                f"seats, not {len(seats)}", field="seats")
+        try:
+            resolved = game.resolve_options(options)
+        except ValueError as exc:
+            raise Unprocessable(str(exc), field="options") from None
+        stored_seats, tokens = [], {}
+        for index, spec in enumerate(seats):
+            seat = {"seat": index, "kind": spec["kind"], "name": spec.get("name")
+                    or f"{spec['kind']}-{index}", "joined": spec["kind"] != "open"}
+            if spec["kind"] == "bot":
+                seat["bot"] = self._bot_spec(spec.get("bot") or {}, index)
+            if spec["kind"] == "account":
+                account = self._account(spec.get("account"), index)
+                seat.update(account=account["id"], name=spec.get("name") or account["name"],
+                            webhook=bool(account.get("webhook")))
+            if spec["kind"] == "human":
+                tokens[index] = secrets.token_urlsafe(32)
+            stored_seats.append(seat)
+        accounts = [s["account"] for s in stored_seats if s["kind"] == "account"]
+        if rated and any(s["kind"] not in ("bot", "account") for s in stored_seats):
+            raise Unprocessable("a rated match needs every seat to be a bot or an account",
+                                field="rated")
+        # A seed the creator chose deals what the creator can foresee: it is for replays and
+        # tests, and the match says so to everyone. Otherwise the deal comes from the
+        # server's own CSPRNG, and nothing a client knows before the end reveals it.
+        seeded = seed is not None
+        if seed is None:
+            seed = secrets.randbits(63)
+        rng = MatchRandom(seed)
+        state = game.new_state(len(seats), resolved, rng)
+        now = time.time()
+        all_joined = all(s["joined"] for s in stored_seats)
+        record = MatchRecord(
+            id=match_id or secrets.token_hex(8), game=game.id, rules_version=game.version,
+            options=resolved, seed=seed, seats=stored_seats,
+            status="running" if all_joined else "waiting", version=1,
+            state=json.dumps(state.to_json()), rng=match_random.dump(rng), result=None,
+            to_move=state.to_move(), created_at=now, updated_at=now, tournament=tournament,
+            rated=rated, move_deadline=move_deadline, forfeit_after=forfeit_after,
+            seeded=seeded)
+        if state.is_over():  # a game with no decisions at all; kept for completeness
+            record.status, record.result = "finished", state.result().to_json()
+            record.finish_owed = owes_finish(record)
+        self._restart_clocks(record, None)
+        created = self.store.create(record, {s: hash_secret(t) for s, t in tokens.items()})
+        # Noting the seats again is harmless, and needed if a creator died half-way (its bot
+        # turns are re-enqueued by the sweep).
+        for account_id in dict.fromkeys(accounts):
+            self.accounts.add_match(account_id, record.id)
+        if not created:
+            return self.load(record.id), {}
+        self.enqueue_bot_turns(record)
+        if record.finish_owed:
+            self.send_finish(record.id)
+        return record, tokens
+
+    def _account(self, account_id: Any, index: int) -> dict[str, Any]:
+        account = self.accounts.load(str(account_id)) if isinstance(account_id, str) else None
+        if account is None:
+            raise Unprocessable(f"seat {index}: no account with id {account_id!r}",
+                                field="seats")
+        return account
+
+    @staticmethod
+    def _bot_spec(spec: dict[str, Any], index: int) -> dict[str, Any]:
+        kind = spec.get("kind", "ismcts")
+        if kind not in bot_catalogue.BOT_KINDS:
+            raise Unprocessable(f"seat {index}: unknown bot kind {kind!r}; known: "
+                                f"{', '.join(bot_catalogue.BOT_KINDS)}", field="seats")
+        out: dict[str, Any] = {"kind": kind}
+        if kind == "ismcts":
+            level, sims, secs = spec.get("level"), spec.get("simulations"), spec.get("seconds")
+            if level is not None and level not in bot_catalogue.LEVELS:
+                raise Unprocessable(f"seat {index}: unknown level {level!r}; known: "
+                                    f"{', '.join(bot_catalogue.LEVELS)}", field="seats")
+            try:
+                bot_catalogue.budget_for(level, sims, secs)
+            except (TypeError, ValueError) as exc:
+                raise Unprocessable(f"seat {index}: {exc}", field="seats") from None
+            if secs is not None:
+                out.update(level="timed", seconds=float(secs))
+            elif sims is None:
+                out["level"] = level or "medium"
+            else:
+                out.update(level="custom", simulations=sims)
+        elif any(spec.get(key) is not None for key in ("level", "simulations", "seconds")):
+            raise Unprocessable(f"seat {index}: bot kind {kind!r} has no levels or budgets",
+                                field="seats")
+        return out
+
+    # -- reading ----------------------------------------------------------------------------
+    def load(self, match_id: str) -> MatchRecord:
+        """The match, playable by this server; 404 if unknown, 410 if only its result is
+        kept or it was stored under rules this server no longer plays."""
+        found = self.read(match_id)
+        if not isinstance(found, MatchRecord):
+            raise Gone(f"match {match_id!r} has ended and only its result and log are kept: "
+                       f"read it with GET /v1/matches/{match_id}", archived=True)
+        return found
+
+    def read(self, match_id: str) -> MatchRecord | dict[str, Any]:
+        """The match, or once its state has expired the match as kept after its end (the
+        spectator's ``describe`` at the end, with ``archived: true``); 404 if neither is
+        kept, 410 if it was stored under rules this server no longer plays."""
+        record = self.store.load(match_id)
+        if record is not None:
+            retired = self.retired_rules(record)
+            if retired is not None:
+                raise Gone(retired, rules_version=record.rules_version)
+            return record
+        kept = self.store.kept_result(match_id)
+        if kept is None:
+            raise NotFound(f"no match with id {match_id!r}")
+        return {**kept, "archived": True}
+
+    @staticmethod
+    def retired_rules(record: MatchRecord) -> str | None:
+        """Why this server cannot play or show ``record`` (None: it can): the match was
+        stored under a rules version (or a game) its engines no longer have, so its state
+        does not load. Nothing converts such a match; the sweeps skip it."""
+        try:
+            current = get_game(record.game).version
+        except KeyError:
+            return f"this server no longer has the game {record.game!r} of this match"
+        if record.rules_version == current:
+            return None
+        return (f"this match was played under {record.game} rules {record.rules_version!r}; "
+                f"this server plays {current!r} and cannot load it")
+
+    def kept_events(self, kept: dict[str, Any], since: int = 0) -> dict[str, Any]:
+        """The event log of a match kept after its end (``read``), as a spectator sees it;
+        410 once the log is no longer kept (``LOG_TTL``)."""
+        entries = self.store.kept_log(kept["id"])
+        if entries is None:
+            raise Gone(f"the log of match {kept['id']!r} is no longer kept; its result is: "
+                       f"GET /v1/matches/{kept['id']}")
+        finished = kept["status"] == "finished"
+        return {"version": kept["version"], "status": kept["status"], "redacted": not finished,
+                "events": [e if finished else redact(e, None) for e in entries
+                           if e["version"] > since]}
+
+    def load_as(self, match_id: str, token: str | None, required: bool
+                ) -> tuple[MatchRecord, int | None]:
+        """``load`` and ``authenticate`` at once: a seat token is checked in the same round
+        trip as the read (an unknown match is a 404 before any token check, as ever)."""
+        record, seat = self.store.load_with_seat(match_id, token)
+        if record is None or self.retired_rules(record) is not None:
+            record = self.load(match_id)  # the 404 or 410 that says why
+        if seat is None:  # no token, or an account's key: the full check
+            seat = self.authenticate(match_id, token, required)
+        return record, seat
+
+    def authenticate(self, match_id: str, token: str | None, required: bool) -> int | None:
+        """The seat a bearer token belongs to; None for a spectator when not ``required``.
+
+        The token is a seat token or an account's API key: an account holding a seat of the
+        match plays it (the seat that owes a move first, if it holds several).
+        """
+        if token is None:
+            if required:
+                raise Unauthorized("this call needs a seat token: send 'Authorization: "
+                                   "Bearer <token>'")
+            return None
+        seat = self.store.seat_for_token(match_id, token)
+        if seat is None:
+            seat = self._account_seat(match_id, token)
+        if seat is None:
+            raise Forbidden("the token does not belong to any seat of this match")
+        return seat
+
+    def _account_seat(self, match_id: str, key: str) -> int | None:
+        account_id = self.accounts.by_key_hash(hash_secret(key))
+        record = self.store.load(match_id) if account_id is not None else None
+        if record is None:
+            return None
+        held = [s["seat"] for s in record.seats if s.get("account") == account_id]
+        owing = [seat for seat in held if seat in record.to_move]
+        return (owing or held or [None])[0]
+
+    def describe(self, record: MatchRecord, seat: int | None) -> dict[str, Any]:
+        """The match as ``seat`` (None: a spectator) may see it."""
+        game = get_game(record.game)
+        state = game.state_from_json(json.loads(record.state))
+        ended = record.status in ENDED
+        return {
+            "id": record.id, "game": record.game, "rules_version": record.rules_version,
+            "options": record.options, "status": record.status, "version": record.version,
+            "seats": [_public_seat(s) for s in record.seats], "to_move": record.to_move,
+            "you": seat, "view": state.view(seat), "result": record.result,
+            "seed": record.seed if ended else None, "seeded": record.seeded,
+            "seed_commitment": seed_commitment(record.id, record.seed),
+            "created_at": record.created_at, "updated_at": record.updated_at,
+            "move_deadline": record.move_deadline, "deadline_at": record.deadline_at(),
+            "rated": record.rated, "tournament": record.tournament,
+            "forfeited": record.forfeited,
+        }
+
+    def list_matches(self, status: str | None, game: str | None, open_seat: bool | None,
+                     limit: int) -> list[dict[str, Any]]:
+        """Summaries of matches not over (``status``/``game``/``open_seat`` filter them), the
+        most recently changed first; at most ``limit``, among the latest few hundred. A
+        match stored under retired rules is left out: it can be neither read nor played."""
+        out = []
+        for record in self.store.active_records(LIST_SCAN):
+            seats = [_public_seat(s) for s in record.seats]
+            has_open = any(not s["joined"] for s in seats)
+            if ((status is not None and record.status != status)
+                    or (game is not None and record.game != game)
+                    or (open_seat is not None and has_open != open_seat)
+                    or self.retired_rules(record) is not None):  # a 410 on every route
+                continue
+            out.append({"id": record.id, "game": record.game, "status": record.status,
+                        "version": record.version, "seats": seats, "to_move": record.to_move,
+                        "open_seats": [s["seat"] for s in seats if not s["joined"]],
+                        "tournament": record.tournament, "created_at": record.created_at,
+                        "updated_at": record.updated_at})
+            if len(out) == limit:
+                break
+        return out
+
+    def legal_moves(self, record: MatchRecord, seat: int) -> list[dict[str, Any]]:
+        if record.status != "running" or seat not in record.to_move:
+            return []
+        state = get_game(record.game).state_from_json(json.loads(record.state))
+        return [{"id": state.move_id(m), "label": state.move_label(m), "move": m}
+                for m in state.legal_moves(seat)]
+
+    def events(self, record: MatchRecord, seat: int | None, since: int = 0
+               ) -> list[dict[str, Any]]:
+        """The log after version ``since``, redacted for ``seat`` while the match runs."""
+        entries = [e for e in self.store.log(record.id) if e["version"] > since]
+        if record.status == "finished":
+            return entries
+        return [redact(e, seat) for e in entries]
+
+    # -- joining ----------------------------------------------------------------------------
+    def join(self, match_id: str, seat: int | None, name: str | None
+             ) -> tuple[MatchRecord, int, str]:
+        for _ in range(10):  # retry a lost compare-and-set against other joiners
+            record = self.load(match_id)
+            open_seats = [s["seat"] for s in record.seats if not s["joined"]]
+            if record.status == "expired":
+                raise Conflict("this match expired before its open seats were joined")
+            if not open_seats:
+                raise Conflict("this match has no open seat left")
+            if seat is None:
+                chosen = open_seats[0]
+            elif not 0 <= seat < len(record.seats):
+                raise Unprocessable(f"seat must be between 0 and {len(record.seats) - 1}",
+                                    field="seat")
+            elif seat not in open_seats:
+                raise Conflict(f"seat {seat} is not open")
+            else:
+                chosen = seat
+            expected = record.version
+            record.seats[chosen].update(joined=True, name=name or record.seats[chosen]["name"])
+            record.updated_at = time.time()
+            if all(s["joined"] for s in record.seats):
+                record.status = "running"
+                self._restart_clocks(record, None)
+            record.version += 1
+            token = secrets.token_urlsafe(32)
+            entry = {"version": record.version, "seat": chosen, "at": record.updated_at,
+                     "events": [{"type": "seat_joined", "seat": chosen,
+                                 "name": record.seats[chosen]["name"]}]}
+            if self.store.commit(record, expected, [entry],
+                                 new_token=(chosen, hash_secret(token))):
+                self.enqueue_bot_turns(record)
+                return record, chosen, token
+        raise Conflict("too many concurrent joins; try again")
+
+    # -- playing ----------------------------------------------------------------------------
+    def submit_move(self, match_id: str, seat: int, expected_version: int,
+                    move: dict[str, Any] | str, idempotency_key: str | None = None,
+                    bot: dict[str, Any] | None = None, timeout: dict[str, Any] | None = None,
+                    record: MatchRecord | None = None) -> dict[str, Any]:
+        """Validate and apply one move with a compare-and-set on ``expected_version``.
+
+        ``bot`` (kind, thinking time) is recorded in the log entry of a bot's move;
+        ``timeout`` (why) marks a fallback move played for a seat that did not answer.
+        ``record``: the match as the caller has just read it, which saves reading it again.
+        """
+        fingerprint = hash_secret(json.dumps([seat, expected_version, move], sort_keys=True))
+        if idempotency_key is None:
+            return self._apply_move(match_id, seat, expected_version, move, None, bot, timeout,
+                                    record)
+        earlier = self._earlier_answer(match_id, idempotency_key, fingerprint)
+        if earlier is not None:
+            return earlier
+        try:
+            return self._apply_move(match_id, seat, expected_version, move,
+                                    (idempotency_key, fingerprint), bot, timeout, record)
+        except (Conflict, Unprocessable):
+            # A concurrent copy of this request may have won in the meantime: its answer is
+            # stored in the same atomic step as its move, so once it is refused as stale (or
+            # as no longer legal) the copy's answer is already there. Never "stale" for a
+            # move that was applied.
+            earlier = self._earlier_answer(match_id, idempotency_key, fingerprint)
+            if earlier is not None:
+                return earlier
+            raise
+
+    def _apply_move(self, match_id: str, seat: int, expected_version: int,
+                    move: dict[str, Any] | str, idempotency: tuple[str, str] | None,
+                    bot: dict[str, Any] | None, timeout: dict[str, Any] | None,
+                    given: MatchRecord | None = None) -> dict[str, Any]:
+        """Validate and commit one move; ``idempotency`` (key, fingerprint) stores its answer
+        with it. ``given``: a record the caller read, used instead of reading it again."""
+        record = given if given is not None else self.load(match_id)
+        if record.status == "waiting":
+            raise Conflict("the match is waiting for its open seats to be joined",
+                           version=record.version)
+        if record.status in ENDED:
+            ended = "over" if record.status == "finished" else record.status
+            raise Conflict(f"the match is {ended}", version=record.version)
+        game = get_game(record.game)
+        state = game.state_from_json(json.loads(record.state))
+        applied_at = expected_version
+        if expected_version != record.version:
+            # A person's move quoting an older version still answers the question it was
+            # asked if nothing since is visible to its seat (a simultaneous step): apply it
+            # at the current version rather than refuse it (shared.matches.carryover decides).
+            if bot is not None or timeout is not None or not self._quote_holds(
+                    record, game, state, seat, expected_version):
+                raise Conflict(f"stale version {expected_version}: the match is at version "
+                               f"{record.version}; read it again", version=record.version)
+            applied_at = record.version
+        problem = move_problem(game, move)
+        if problem is not None:  # no engine ever sees a move of the wrong shape
+            raise Unprocessable(f"malformed move: {problem}", version=record.version)
+        try:
+            canonical = state.find_move(seat, move)
+            rng = match_random.restore(record.rng, record.seed)
+            label = state.move_label(canonical)
+            events = state.apply(seat, canonical, rng)
+        except NotYourTurn as exc:
+            raise Conflict(f"seat {seat} owes no move now ({exc})", version=record.version,
+                           to_move=record.to_move) from None
+        except IllegalMove as exc:
+            raise Unprocessable(f"illegal move: {exc}", version=record.version) from None
+        events = events + self._count_timeout(record, seat, timeout)
+        self._advance(record, game, state, rng, seat)
+        entry = {"version": record.version, "seat": seat, "move": canonical, "label": label,
+                 "events": events, "at": record.updated_at}
+        if bot is not None:
+            entry["bot"] = bot
+        if timeout is not None:
+            entry["timeout"] = timeout
+        answer = {"version": record.version, "applied_at": applied_at,
+                  "status": record.status, "to_move": record.to_move, "move": canonical,
+                  "label": label, "events": redact(entry, seat)["events"]}
+        idem = None
+        if idempotency is not None:
+            key, fingerprint = idempotency
+            idem = (key, {"fingerprint": fingerprint, "answer": answer}, self.idempotency_ttl)
+        if not self.store.commit(record, applied_at, [entry], idempotency=idem,
+                                 ended=self.kept_form(record)):
+            if given is not None:
+                # The caller's read was overtaken: judge the move again on the match as it
+                # is now (a quoted version may still hold there), as if nothing was given.
+                return self._apply_move(match_id, seat, expected_version, move, idempotency,
+                                        bot, timeout)
+            raise Conflict("another move was accepted first; read the match again",
+                           version=self.store.version(match_id))
+        self.enqueue_bot_turns(record)
+        if record.finish_owed:
+            self.send_finish(record.id)
+        return answer
+
+    def question_holds(self, record: MatchRecord, seat: int, question: carryover.Question,
+                       state: State | None = None) -> bool:
+        """Whether ``question``, asked of ``seat`` at an earlier version (a bot's search, a
+        hint's), is still its question in ``record`` (``shared.matches.carryover``)."""
+        if record.status != "running" or record.version - question.version >= len(record.seats):
+            return False  # each move since must be a different seat's: at most players - 1
+        # A match starts at version 1 and every accepted write adds one log entry, so version
+        # v's entry is at index v - 2 (still_open checks the versions, and fails safe if not).
+        entries = self.store.log(record.id, question.version - 1, record.version - 2)
+        if state is None:
+            state = get_game(record.game).state_from_json(json.loads(record.state))
+        return carryover.still_open(question, seat, state, record.version, entries)
+
+    def _quote_holds(self, record: MatchRecord, game: Game, state: State, seat: int,
+                     quoted: int) -> bool:
+        """Whether ``seat``'s question at version ``quoted`` is still its question now."""
+        if not 1 <= quoted < record.version or record.version - quoted >= len(record.seats):
+            return False  # each move since must be a different seat's: at most players - 1
+        # Version v's log entry is at index v - 2 (the match starts at version 1).
+        entries = self.store.log(record.id, quoted - 1, record.version - 2)
+        if any("move" not in e or e.get("seat") == seat for e in entries):
+            return False  # cheap refusals first: a join, an end, this seat's own move
+        earlier = self.state_at(record, game, quoted)
+        question = carryover.ask(earlier, seat, quoted)
+        return carryover.still_open(question, seat, state, record.version, entries)
+
+    def state_at(self, record: MatchRecord, game: Game, version: int) -> State:
+        """The match's state at ``version``, replayed from its seed and logged moves."""
+        rng = random.Random(record.seed)
+        state = game.new_state(len(record.seats), record.options, rng)
+        for entry in self.store.log(record.id, 0, version - 2) if version >= 2 else []:
+            if "move" in entry:
+                state.apply(entry["seat"], entry["move"], rng)
+        return state
+
+    def _earlier_answer(self, match_id: str, key: str, fingerprint: str
+                        ) -> dict[str, Any] | None:
+        stored = self.store.idempotent_answer(match_id, key)
+        if stored is None:
+            return None
+        if not hmac.compare_digest(stored["fingerprint"], fingerprint):
+            raise Unprocessable("this Idempotency-Key was already used for a different "
+                                "request")
+        return stored["answer"]
+
+    @staticmethod
+    def _count_timeout(record: MatchRecord, seat: int, timeout: dict[str, Any] | None
+                       ) -> list[dict[str, Any]]:
+        """Count a seat's consecutive timeouts; the events of a forfeit it causes."""
+        if seat in record.forfeited:
+            return []  # the fallback plays a forfeited seat; nothing more to count
+        if timeout is None:
+            record.timeouts.pop(seat, None)
+            return []
+        record.timeouts[seat] = record.timeouts.get(seat, 0) + 1
+        if record.forfeit_after is None or record.timeouts[seat] < record.forfeit_after:
+            return []
+        record.forfeited.append(seat)
+        return [{"type": "forfeit", "seat": seat, "timeouts": record.timeouts[seat]}]
+
+    def _advance(self, record: MatchRecord, game: Game, state: State, rng: random.Random,
+                 mover: int) -> None:
+        record.state = json.dumps(state.to_json())
+        record.rng = match_random.dump(rng)
+        record.to_move = state.to_move()
+        record.version += 1
+        record.updated_at = time.time()
+        if state.is_over():
+            record.status = "finished"
+            record.result = state.result().to_json()
+            record.finish_owed = owes_finish(record)  # written by the commit that ends it
+        self._restart_clocks(record, mover)
+
+    @staticmethod
+    def _restart_clocks(record: MatchRecord, mover: int | None) -> None:
+        """Seats that start owing a move now (or owe again after moving) start their clock;
+        the turn budget starts when the last waiting seat stops owing one (``bots_since``,
+        at the write's ``updated_at``, the time its log entry shows)."""
+        now = time.time()
+        owing = [s for s in record.to_move if record.status == "running" and clocked(record, s)]
+        record.owed_since = {s: (record.owed_since.get(s, now) if s != mover else now)
+                             for s in owing}
+        # The turn budget's start: the write after which no waiting seat owes a move (one
+        # moved, or the match began with the server's seats to move), kept until one owes.
+        if (record.status != "running" or not turn_budgeted(record)
+                or any(awaited(record, s) for s in record.to_move)):
+            record.bots_since = None
+        elif record.bots_since is None:
+            record.bots_since = record.updated_at
+
+    def expire(self, match_id: str, created_before: float) -> bool:
+        """End a match still waiting for open seats since before ``created_before``."""
+        record = self.store.load(match_id)
+        if record is None or record.status != "waiting" or record.created_at >= created_before:
+            if record is not None:
+                self.store.index_deadlines(record)  # joined or gone: drop it from the index
+            return False
+        return self._end(record, "expired", {"type": "expired", "open_seats": [
+            s["seat"] for s in record.seats if not s["joined"]]})
+
+    def expire_stalled(self, match_id: str, updated_before: float) -> bool:
+        """End a running match nobody has moved in since before ``updated_before``.
+
+        A tournament's matches are left to their tournament (it cancels them as a whole).
+        """
+        record = self.store.load(match_id)
+        if (record is None or record.status != "running" or record.tournament is not None
+                or record.updated_at >= updated_before):
+            return False
+        return self._end(record, "expired", {"type": "expired", "stalled_since":
+                                             record.updated_at})
+
+    def abort(self, match_id: str, reason: str) -> bool:
+        """End a running match without a result (its tournament was cancelled)."""
+        for _ in range(10):  # retry a lost compare-and-set against the players
+            record = self.store.load(match_id)
+            if record is None or record.status in ENDED:
+                return False
+            if self._end(record, "aborted", {"type": "aborted", "reason": reason}):
+                return True
+        return False
+
+    def _end(self, record: MatchRecord, status: str, event: dict[str, Any]) -> bool:
+        expected = record.version
+        record.status, record.version, record.updated_at = status, expected + 1, time.time()
+        record.to_move, record.owed_since, record.bots_since = [], {}, None
+        entry = {"version": record.version, "at": record.updated_at, "events": [event]}
+        return self.store.commit(record, expected, [entry], ended=self.kept_form(record))
+
+    def kept_form(self, record: MatchRecord) -> dict[str, Any] | None:
+        """What is kept of ``record`` after its end, if it ends with this write: the match as
+        a spectator sees it (result, seats, names, seed, commitment, final public view).
+        None while it runs, and for a match whose rules this server no longer plays."""
+        if record.status not in ENDED or self.retired_rules(record) is not None:
+            return None
+        return self.describe(record, None)
+
+    # -- bots -------------------------------------------------------------------------------
+    def bot_seats_due(self, record: MatchRecord) -> list[int]:
+        """Seats the server plays that owe a move: bots, webhook accounts, forfeited seats."""
+        if record.status != "running":
+            return []
+        due = [s for s in record.to_move if record.seats[s]["kind"] == "bot"
+               or record.seats[s].get("webhook") or s in record.forfeited]
+        # A tournament's bots take a simultaneous step one at a time, in seat order: each
+        # then decides at a version (and from a view) that does not depend on which worker
+        # was quicker, so a seeded tournament of deterministic bots replays exactly.
+        return due[:1] if record.tournament else due
+
+    def enqueue_bot_turns(self, record: MatchRecord) -> None:
+        """Send the bot turns due after a committed write. A failure to send is logged, not
+        raised: the write stands, and the sweep re-enqueues a turn that has no queued mark."""
+        for seat in self.bot_seats_due(record):
+            try:
+                self.enqueue_turn(record, seat)
+            except Exception as exc:  # the broker is down or full; the sweep recovers it
+                log.warning("could not enqueue match %s seat %s v%s: %s", record.id, seat,
+                            record.version, exc)
+
+    def send_finish(self, match_id: str) -> None:
+        """Send a committed end's finish handling (``on_finish``). A failure to send is
+        logged, not raised: the move that ended the match is committed and its answer must
+        say so; its ``finish_owed`` mark makes the tournament sweep do the handling."""
+        if self.on_finish is None:
+            return
+        try:
+            self.on_finish(match_id)
+        except Exception as exc:  # the broker is down or full; the sweep recovers it
+            log.warning("match %s finished; the task that rates it (and moves its tournament "
+                        "on) was not sent (%r): the sweep will do it", match_id, exc)
+
+    def enqueue_turn(self, record: MatchRecord, seat: int) -> None:
+        """Send a bot turn to its queue (a tournament's go behind people's matches), marked
+        queued first so the sweep leaves it alone while it waits."""
+        send = self.background if record.tournament else self.enqueue
+        self.store.mark_turn_queued(record.id, seat, record.version, QUEUED_TTL)
+        try:
+            send(record.id, seat, record.version)
+        except Exception:
+            self.store.unmark_turn_queued(record.id, seat, record.version)
+            raise
+
+
+def redact(entry: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    """A log entry as ``seat`` may see it while the match runs.
+
+    The move itself is shown only to the seat that made it (a draft pick is secret); others
+    learn what the engine's public events say. Events with an ``audience`` reach only it;
+    a public counterpart with ``exclude`` skips the seats that got the private event.
+    """
+    out = {key: value for key, value in entry.items() if key not in ("move", "label", "events")}
+    if seat is not None and entry.get("seat") == seat:
+        for key in ("move", "label"):
+            if key in entry:
+                out[key] = entry[key]
+    out["events"] = [e for e in entry["events"]
+                     if ("audience" not in e or (seat is not None and seat in e["audience"]))
+                     and seat not in e.get("exclude", ())]
+    return out
