@@ -58,6 +58,7 @@ openapi: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m bench.run
+	$(BIN)/python -m bench.report
 
 # The strength plan runs on the mypyc build of the engine (bench/accel.py): same moves, ~3x sooner.
 bench-strength: $(STAMP)
