@@ -11,8 +11,8 @@ first (``MatchStatus(text)``).
 This module imports nothing else of Evo Arena, so every layer above the engines may use it.
 """
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations``: on Python 3.11 a TypedDict's postponed annotations
+# hide ``NotRequired`` at run time (``__required_keys__`` would list every key).
 from enum import StrEnum
 from typing import Literal, NotRequired, TypedDict
 
@@ -39,19 +39,22 @@ class SeatKind(StrEnum):
 
     HUMAN = "human"  # a person or program holding the seat's token
     OPEN = "open"  # joined later by whoever asks (``joined`` is false until then)
-    BOT = "bot"  # one of the server's bots (``bot``: its ``BotSpec``)
+    BOT = "bot"  # one of the server's bots (``bot``: its ``SeatBot``)
     ACCOUNT = "account"  # an account's bot, by pull or by webhook (``account``: its id)
 
 
 #: The built-in bots (``shared.bots.catalogue.BOT_KINDS`` describes each).
 BotKind = Literal["random", "greedy", "ismcts"]
-#: A stored ``ismcts`` bot's budget: a catalogue level, a custom number of simulations
-#: (``custom``) or a time budget in seconds (``timed``).
-BotLevel = Literal["easy", "medium", "hard", "custom", "timed"]
+#: The search levels of ``ismcts`` (``shared.bots.catalogue.LEVELS``).
+LevelName = Literal["easy", "medium", "hard"]
+#: A stored ``ismcts`` bot's budget: a level, a custom number of simulations (``custom``) or a
+#: time budget in seconds (``timed``).
+BotLevel = Literal[LevelName, "custom", "timed"]
 
 
-class BotSpec(TypedDict):
-    """A stored bot seat's bot (``MatchService._bot_spec``): only ``ismcts`` has a budget."""
+class SeatBot(TypedDict):
+    """A stored bot seat's bot (built by ``MatchService._bot_spec``; the contract's
+    ``SeatBot``): only ``ismcts`` has a budget."""
 
     kind: BotKind
     level: NotRequired[BotLevel]
@@ -60,33 +63,35 @@ class BotSpec(TypedDict):
 
 
 class SeatRecord(TypedDict):
-    """One seat of a stored match (``MatchRecord.seats``, built by ``create_match``)."""
+    """One seat of a stored match (``MatchRecord.seats``, built by ``create_match``): the
+    contract's ``Seat`` and, not shown to clients, ``webhook``."""
 
     seat: int  # its index, the order of play
     kind: SeatKind
     name: str
     joined: bool  # false only for an open seat nobody has joined yet
-    bot: NotRequired[BotSpec]  # kind "bot" only
+    bot: NotRequired[SeatBot]  # kind "bot" only
     account: NotRequired[str]  # kind "account" only: the account's id
     webhook: NotRequired[bool]  # kind "account" only: its moves are asked for by webhook
 
 
-class BotRequest(TypedDict, total=False):
-    """A bot as a client asks for it (``POST /v1/matches``' ``seats[].bot``): at most one of
-    ``level``, ``simulations`` and ``seconds``."""
+class BotSpec(TypedDict):
+    """A bot as a client asks for it (the contract's ``BotSpec``, a ``SeatSpec``'s ``bot``): at
+    most one of ``level``, ``simulations`` and ``seconds``, for ``ismcts`` only."""
 
     kind: BotKind
-    level: str
-    simulations: int
-    seconds: float
+    level: NotRequired[LevelName]
+    simulations: NotRequired[int]
+    seconds: NotRequired[float]
 
 
-class SeatRequest(TypedDict):
-    """A seat as a client asks for it (``POST /v1/matches``' ``seats[]``)."""
+class SeatSpec(TypedDict):
+    """A seat as a client asks for it (the contract's ``SeatSpec``, ``POST /v1/matches``'
+    ``seats[]``)."""
 
     kind: SeatKind
     name: NotRequired[str]
-    bot: NotRequired[BotRequest]  # kind "bot" only
+    bot: NotRequired[BotSpec]  # kind "bot" only
     account: NotRequired[str]  # kind "account" only
 
 
