@@ -1,12 +1,12 @@
 """The domain's closed vocabularies and record shapes: match statuses, seat kinds, the stored
 seat and bot records, and the few-valued fields of matches and tournaments.
 
-``MatchStatus`` and ``SeatKind`` are ``StrEnum``s: a member *is* its string (``MatchStatus.RUNNING
-== "running"``, same hash, ``json.dumps`` writes ``"running"``), so code may compare stored
-strings with members and store members where strings were stored, without a change of
-behaviour. What is read back from JSON or Redis is the plain string, not the member: compare it
-(``==``, ``in``), do not call member-only attributes (``.value``, ``.name``) on it, or convert it
-first (``MatchStatus(text)``).
+``MatchStatus`` and ``SeatKind`` are ``StrEnum``s: a member *is* its string
+(``MatchStatus.RUNNING == "running"``, same hash; ``json.dumps``, Flask and redis-py write
+``running``), so code may compare stored strings with members and store members where strings
+were stored, without a change of behaviour. What is read back from JSON or Redis is the plain
+string, not the member: compare it (``==``, ``in``), do not call member-only attributes
+(``.value``, ``.name``) on it, or convert it first (``MatchStatus(text)``).
 
 This module imports nothing else of Evo Arena, so every layer above the engines may use it.
 """

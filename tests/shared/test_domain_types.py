@@ -6,6 +6,7 @@ import json
 from typing import Any, get_args
 
 import pytest
+from redis.connection import Encoder
 
 from api.docs import spec
 from shared.domain.types import (
@@ -77,6 +78,7 @@ def test_members_are_their_strings() -> None:
     """What makes adopting them change nothing: stored and compared as the plain strings."""
     assert MatchStatus.RUNNING == "running" and hash(SeatKind.BOT) == hash("bot")
     assert json.dumps({"status": MatchStatus.FINISHED}) == '{"status": "finished"}'
+    assert Encoder("utf-8", "strict", False).encode(MatchStatus.ABORTED) == b"aborted"  # redis
     assert "expired" in ENDED and "waiting" in LIVE and "running" not in ENDED
     assert f"{SeatKind.ACCOUNT}-1" == "account-1"
 
