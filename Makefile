@@ -45,10 +45,12 @@ test: $(STAMP) $(NODE_STAMP) chromium rabbitmq
 	$(BIN)/python -m shared.infra.accel build
 	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadgroup
 
-# Style (ruff) and the layer contracts (import-linter, pyproject.toml [tool.importlinter]).
+# Style (ruff), the layer contracts (import-linter, pyproject.toml [tool.importlinter]) and
+# the types (mypy --strict, pyproject.toml [tool.mypy]).
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
+	$(BIN)/mypy
 
 # Rewrites openapi.yaml's per-game schemas from the games (scripts/openapi_games.py), then
 # validates the spec.

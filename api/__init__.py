@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Flask
+from flask.json.provider import DefaultJSONProvider
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from shared import services
@@ -13,6 +14,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     settings = settings or Settings.from_env()
     app = Flask(__name__)
     app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
+    assert isinstance(app.json, DefaultJSONProvider)  # Flask's own, which has sort_keys
     app.json.sort_keys = False  # keep the documented field order
     app.extensions["evo.settings"] = settings
     built = services.build(settings)

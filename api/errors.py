@@ -8,7 +8,7 @@ from typing import Any
 
 from flask import Flask, Response, json
 from marshmallow import ValidationError
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from shared.domain.errors import ServiceError
 from shared.infra.store_errors import StoreError, StoreFull, StoreTimeout, StoreUnreachable
@@ -50,7 +50,7 @@ def register(app: Flask) -> None:
         if exc.code == 413:
             detail = f"the body is larger than {app.config['MAX_CONTENT_LENGTH']} bytes"
         response = problem(exc.code or 500, detail)
-        if exc.code == 405 and exc.valid_methods:
+        if isinstance(exc, MethodNotAllowed) and exc.valid_methods:
             response.headers["Allow"] = ", ".join(exc.valid_methods)
         return response
 

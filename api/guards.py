@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import Any
 
 from flask import Flask, request
 from werkzeug.exceptions import RequestEntityTooLarge
@@ -33,7 +34,7 @@ def declared_query_parameters() -> dict[tuple[str, str], frozenset[str]]:
     contract = spec()
     shared = contract.get("components", {}).get("parameters", {})
 
-    def resolve(param: dict) -> dict:
+    def resolve(param: dict[str, Any]) -> dict[str, Any]:
         ref = param.get("$ref", "")
         return shared[ref.rsplit("/", 1)[-1]] if ref else param
 

@@ -8,6 +8,7 @@ from typing import Any
 from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
 
 from shared.bots.catalogue import BOT_KINDS, LEVELS, MAX_SECONDS, MAX_SIMULATIONS, MIN_SECONDS
+from shared.domain.types import MatchStatus, SeatKind
 
 
 class StrictInt(fields.Integer):
@@ -72,19 +73,18 @@ class SeatSchema(Schema):
     class Meta:
         unknown = RAISE
 
-    kind = fields.String(required=True,
-                         validate=validate.OneOf(["human", "open", "bot", "account"]))
+    kind = fields.String(required=True, validate=validate.OneOf(list(SeatKind)))
     name = fields.String(validate=[validate.Length(1, 40), printable_utf8])
     bot = fields.Nested(BotSchema)
     account = fields.String(validate=validate.Length(1, 40))
 
     @validates_schema
     def bot_only_for_bots(self, data: dict[str, Any], **_: Any) -> None:
-        if data["kind"] == "bot" and "bot" not in data:
+        if data["kind"] == SeatKind.BOT and "bot" not in data:
             raise ValidationError("a bot seat needs 'bot': {'kind': ...}", "bot")
-        if data["kind"] != "bot" and "bot" in data:
+        if data["kind"] != SeatKind.BOT and "bot" in data:
             raise ValidationError("only a bot seat takes 'bot'", "bot")
-        if (data["kind"] == "account") != ("account" in data):
+        if (data["kind"] == SeatKind.ACCOUNT) != ("account" in data):
             raise ValidationError("an account seat (and only it) takes 'account': its id",
                                   "account")
         budget = {"level", "simulations", "seconds"} & set(data.get("bot", {}))
@@ -154,7 +154,7 @@ class ListMatchesQuery(Schema):
     class Meta:
         unknown = RAISE
 
-    status = fields.String(validate=validate.OneOf(["waiting", "running"]))
+    status = fields.String(validate=validate.OneOf([MatchStatus.WAITING, MatchStatus.RUNNING]))
     game = fields.String(validate=validate.Length(1, 40))
     open = fields.Boolean()  # only matches with a seat left to join
     limit = QueryInt(validate=validate.Range(1, 100), load_default=50)

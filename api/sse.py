@@ -43,10 +43,11 @@ def stream(first: Iterator[str], wait: Callable[[float], Iterator[str] | None]) 
                 yield ": keep-alive\n\n"
 
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no", "Vary": "Accept-Encoding"}
-    body: Iterator[str] | Iterator[bytes] = generate()
+    text = generate()
+    body: Iterator[str] | Iterator[bytes] = text
     if web.accepts_gzip():
         headers["Content-Encoding"] = "gzip"
-        body = _gzipped(body)
+        body = _gzipped(text)
     return Response(stream_with_context(body), mimetype="text/event-stream", headers=headers)
 
 

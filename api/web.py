@@ -101,4 +101,4 @@ def _compress(response: Response, vary: list[str]) -> None:
     response.headers["Content-Encoding"] = "gzip"
     etag, weak = response.get_etag()
     if etag:  # the gzipped bytes are another representation: another strong tag
-        response.set_etag(etag + GZIP_SUFFIX, weak=weak)
+        response.set_etag(etag + GZIP_SUFFIX, weak=bool(weak))

@@ -56,7 +56,9 @@ def events(http: requests.Session, url: str) -> Iterator[dict[str, Any]]:
     """The ``data`` of each server-sent event of ``url`` until the server ends the stream."""
     with http.get(url, stream=True, timeout=(10, 60)) as response:
         response.raise_for_status()
-        for line in response.iter_lines(decode_unicode=True):
+        for raw in response.iter_lines(decode_unicode=True):
+            # Text, as the stream declares its charset; bytes only if a server declared none.
+            line = raw if isinstance(raw, str) else raw.decode()
             if line and line.startswith("data: "):
                 yield json.loads(line[len("data: "):])
 

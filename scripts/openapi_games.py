@@ -21,6 +21,7 @@ from typing import Any
 
 import yaml
 
+from shared.domain.types import MatchStatus
 from shared.games import all_games
 from shared.kernel.protocol import Game
 
@@ -30,7 +31,7 @@ BEGIN = ("    # >>> per-game schemas, written by `python -m scripts.openapi_game
          "fails when they are out of date.\n")
 END = "    # <<< end of the per-game schemas\n"
 REF = "#/components/schemas/"
-STATUSES = ["waiting", "running", "finished", "expired", "aborted"]
+STATUSES = [status.value for status in MatchStatus]
 
 
 def pascal(name: str) -> str:

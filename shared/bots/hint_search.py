@@ -9,6 +9,7 @@ from typing import Any
 
 from shared.bots.catalogue import HINT_BUDGET, HINT_KEEP
 from shared.bots.hints import open_question
+from shared.domain.types import MatchStatus
 from shared.games import get_game
 from shared.matches.service import MatchService
 from shared.search import search_move
@@ -20,7 +21,7 @@ def suggest(service: MatchService, match_id: str, seat: int, version: int) -> di
     answers 409). Other seats' hidden choices since (a queued task starts late in a
     simultaneous step) leave the question open: the search answers it from the view now."""
     record = service.store.load(match_id)
-    if (record is None or record.status != "running" or seat not in record.to_move
+    if (record is None or record.status != MatchStatus.RUNNING or seat not in record.to_move
             or service.retired_rules(record) is not None):
         return {"error": "stale"}
     game = get_game(record.game)

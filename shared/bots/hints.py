@@ -19,6 +19,7 @@ from typing import Any
 
 from shared.bots.catalogue import HINT_ASKED, HINT_INTERVAL, HINT_KEEP, HINT_RETRY, HINT_WAIT
 from shared.domain.errors import Conflict, Forbidden, TooManyRequests, Unavailable
+from shared.domain.types import MatchStatus
 from shared.games import get_game
 from shared.kernel.protocol import State
 from shared.matches import carryover
@@ -39,7 +40,7 @@ def hint(service: MatchService, match_id: str, seat: int, send: Send,
     if record.tournament is not None or record.rated:
         # A hint is a second player at the table: not where results count.
         raise Forbidden("hints are off in tournament and rated matches")
-    if record.status != "running" or seat not in record.to_move:
+    if record.status != MatchStatus.RUNNING or seat not in record.to_move:
         raise Conflict(f"seat {seat} owes no decision now", version=record.version)
     store = service.store
     state = get_game(record.game).state_from_json(json.loads(record.state))

@@ -1,3 +1,4 @@
 """The vocabulary every layer shares: the errors services raise (``errors``) and the API turns
-into problem+json.
+into problem+json, and the domain's closed vocabularies and record shapes (``types``: match
+statuses, seat kinds, the stored seat records).
 """

@@ -12,14 +12,16 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
+from shared.domain.types import SeatKind
+
 MODEL = PlackettLuce()
 
 
 def player_key(seat: dict[str, Any]) -> str | None:
     """The rated identity of a stored seat; None for a person's seat (not rated)."""
-    if seat.get("kind") == "account":
+    if seat.get("kind") == SeatKind.ACCOUNT:
         return f"account:{seat['account']}"
-    if seat.get("kind") != "bot":
+    if seat.get("kind") != SeatKind.BOT:
         return None
     bot = seat["bot"]
     if bot["kind"] != "ismcts":
@@ -31,7 +33,7 @@ def player_key(seat: dict[str, Any]) -> str | None:
 
 def player_name(seat: dict[str, Any]) -> str:
     """The leaderboard name: the account's name, or the bot's kind and level."""
-    if seat.get("kind") == "account":
+    if seat.get("kind") == SeatKind.ACCOUNT:
         return str(seat["name"])
     return str(player_key(seat) or seat.get("name", "")).removeprefix("bot:").replace(":", " ")
 

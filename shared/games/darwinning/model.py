@@ -67,7 +67,8 @@ class Board:
 
     @property
     def start_population(self) -> int:
-        return SPECIES[self.species]["population"]
+        population: int = SPECIES[self.species]["population"]
+        return population
 
     @property
     def printed_envs(self) -> dict[int, int]:

@@ -9,7 +9,7 @@ and joker names are announced after both played (D-11.2), until then ``rank`` is
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from shared.kernel.protocol import Event, Move
 
@@ -83,7 +83,7 @@ def apply_announce(st: DarwinningState, seat: int, move: Move, rng: random.Rando
     resolve(st, rng, events)
 
 
-def _score_play(st: DarwinningState, play: dict) -> None:
+def _score_play(st: DarwinningState, play: dict[str, Any]) -> None:
     cards = tuple(sorted(play["cards"] + play["dummy"]))
     rank_sum = classify(cards, tuple(play["jokers"]))
     assert rank_sum is not None

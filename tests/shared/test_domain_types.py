@@ -1,0 +1,96 @@
+"""The domain's vocabularies (shared/domain/types.py) are the contract's, and fit what is stored."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, get_args
+
+import pytest
+from redis.connection import Encoder
+
+from api.docs import spec
+from shared.domain.types import (
+    ENDED,
+    LIVE,
+    BotKind,
+    BotLevel,
+    BotSpec,
+    LevelName,
+    MatchStatus,
+    SeatBot,
+    SeatKind,
+    SeatRecord,
+    SeatSpec,
+    SlotStatus,
+    TournamentFormat,
+    TournamentStatus,
+)
+from shared.infra.redis_client import RedisClient
+from shared.matches.service import MatchService
+from shared.matches.store import MatchStore
+
+
+def _schema(name: str) -> dict[str, Any]:
+    found: dict[str, Any] = spec()["components"]["schemas"][name]
+    return found
+
+
+def _enum(schema: str, field: str) -> list[Any]:
+    values: list[Any] = _schema(schema)["properties"][field]["enum"]
+    return values
+
+
+def _list_query_statuses() -> list[str]:
+    params = spec()["paths"]["/v1/matches"]["get"]["parameters"]
+    values: list[str] = next(p for p in params if p.get("name") == "status")["schema"]["enum"]
+    return values
+
+
+def test_statuses_and_seat_kinds_are_the_contracts_in_its_order() -> None:
+    assert list(MatchStatus) == _enum("MatchFields", "status")
+    assert sorted(ENDED) == sorted(_enum("EndEvent", "status"))
+    assert sorted(LIVE) == sorted(_list_query_statuses())
+    assert set(MatchStatus) == ENDED | LIVE and not ENDED & LIVE
+    assert list(SeatKind) == _enum("Seat", "kind") == _enum("SeatSpec", "kind")
+
+
+def test_literals_are_the_contracts() -> None:
+    assert list(get_args(BotKind)) == _enum("SeatBot", "kind") == _enum("BotSpec", "kind")
+    assert list(get_args(BotLevel)) == _enum("SeatBot", "level")
+    assert list(get_args(LevelName)) == _enum("BotSpec", "level")
+    assert list(get_args(TournamentStatus)) == _enum("TournamentFields", "status")
+    assert list(get_args(SlotStatus)) == _enum("TournamentMatch", "status")
+    assert list(get_args(TournamentFormat)) == _enum("CreateTournament", "format")
+
+
+@pytest.mark.parametrize(("record", "schema", "hidden"), [
+    (SeatRecord, "Seat", {"webhook"}), (SeatBot, "SeatBot", set()),
+    (SeatSpec, "SeatSpec", set()), (BotSpec, "BotSpec", set())])
+def test_record_shapes_are_the_contracts(record: Any, schema: str, hidden: set[str]) -> None:
+    """Every key the contract shows and no other (but what is kept from clients), required
+    where the contract requires it."""
+    shown = _schema(schema)
+    assert set(record.__annotations__) - hidden == set(shown["properties"])
+    assert record.__required_keys__ == set(shown.get("required", []))
+
+
+def test_members_are_their_strings() -> None:
+    """What makes adopting them change nothing: stored and compared as the plain strings."""
+    assert MatchStatus.RUNNING == "running" and hash(SeatKind.BOT) == hash("bot")
+    assert json.dumps({"status": MatchStatus.FINISHED}) == '{"status": "finished"}'
+    assert Encoder("utf-8", "strict", False).encode(MatchStatus.ABORTED) == b"aborted"  # redis
+    assert "expired" in ENDED and "waiting" in LIVE and "running" not in ENDED
+    assert f"{SeatKind.ACCOUNT}-1" == "account-1"
+
+
+def test_stored_seats_fit_the_seat_record(store_client: RedisClient) -> None:
+    service = MatchService(MatchStore(store_client), lambda *_: None)
+    record, _ = service.create_match("savanna", {}, 1, [
+        {"kind": "human"}, {"kind": "open"},
+        {"kind": "bot", "bot": {"kind": "ismcts", "simulations": 50}}], match_id="ab" * 8)
+    stored = service.load(record.id).seats
+    assert [seat["kind"] for seat in stored] == [SeatKind.HUMAN, SeatKind.OPEN, SeatKind.BOT]
+    for seat in stored:
+        assert SeatRecord.__required_keys__ <= set(seat) <= set(SeatRecord.__annotations__)
+    assert set(stored[2]["bot"]) <= set(SeatBot.__annotations__)
+    assert stored[2]["bot"]["level"] in get_args(BotLevel)
