@@ -121,7 +121,8 @@ def _modules_to_compile_in_child(root: Path) -> list[str]:
     Listing the modules imports every engine; done here, it would leave this process unable
     to :func:`activate` the build it has just made (``bench.accel`` builds, then activates).
     """
-    code = "import json; from shared.infra import accel; print(json.dumps(accel.modules_to_compile()))"
+    code = ("import json; from shared.infra import accel; "
+            "print(json.dumps(accel.modules_to_compile()))")
     done = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True,
                           text=True)
     if done.returncode != 0:
@@ -161,11 +162,14 @@ def activate(root: Path = ROOT, base: Path | None = None) -> Activation:
                                 "imported from the sources; running the plain sources")
     before = set(sys.modules)
     saved_path = list(sys.path)
-    saved_package_paths = {name: list(sys.modules[name].__path__)
-                           for name in PACKAGES if name in sys.modules}
+    # Every package already imported (``shared``, ``shared.kernel``, ...) would look in the
+    # sources only: each looks in the build first, as a package imported later will.
+    saved_package_paths = {name: list(module.__path__)
+                           for name, module in list(sys.modules.items())
+                           if name.split(".")[0] in PACKAGES and hasattr(module, "__path__")}
     sys.path.insert(0, str(target))
-    for name in saved_package_paths:  # an imported package would look in the sources only
-        sys.modules[name].__path__.insert(0, str(target / name))
+    for name in saved_package_paths:
+        sys.modules[name].__path__.insert(0, str(target.joinpath(*name.split("."))))
     try:
         plain = [name for name in modules if not _is_compiled(importlib.import_module(name))]
         if plain:
