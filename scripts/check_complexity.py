@@ -14,8 +14,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Final
 
-from radon.complexity import cc_visit
-from radon.visitors import Function
+from radon.complexity import cc_visit  # type: ignore[import-untyped]
+from radon.visitors import Function  # type: ignore[import-untyped]
 
 ROOT: Final = Path(__file__).resolve().parent.parent
 #: The production packages (tests and benches are not bound).

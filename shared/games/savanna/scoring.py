@@ -11,14 +11,14 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 Cell = tuple[int, int]
 Grid = Mapping[Cell, str]
 
 _DATA_PATH: Final = Path(__file__).resolve().parent / "components.json"
 with _DATA_PATH.open(encoding="utf-8") as _fh:
-    DATA: dict = json.load(_fh)
+    DATA: dict[str, Any] = json.load(_fh)
 
 DECK_COUNTS: Final[dict[str, int]] = dict(DATA["deck"])
 CARD_TYPES: Final[tuple[str, ...]] = tuple(DECK_COUNTS)  # S-3 scoring order
