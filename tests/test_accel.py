@@ -70,7 +70,7 @@ def test_a_failed_build_says_how_to_run_plain_and_leaves_no_build(tmp_path: Path
 
 
 def test_without_a_build_the_plain_sources_run_with_one_line(tmp_path: Path) -> None:
-    code = ("import json, sys; from pathlib import Path; from shared import accel; "
+    code = ("import json, sys; from pathlib import Path; from shared.infra import accel; "
             f"a = accel.activate(base=Path({str(tmp_path)!r})); "
             "from shared.search import ismcts; "
             "print(json.dumps([a.build is None, a.message, ismcts.__file__]))")
@@ -87,21 +87,21 @@ def test_a_build_that_does_not_load_is_undone(tmp_path: Path) -> None:
     target = accel.build_dir(ROOT, tmp_path)
     target.mkdir(parents=True)
     (target / accel.MANIFEST).write_text(json.dumps(["shared.kernel.rng"]))
-    code = ("import json, sys; from pathlib import Path; from shared import accel; "
+    code = ("import json, sys; from pathlib import Path; from shared.infra import accel; "
             f"a = accel.activate(base=Path({str(tmp_path)!r})); "
-            "from shared import rng; "
+            "from shared.kernel import rng; "
             "print(json.dumps([a.build is None, a.message, rng.__file__, sys.path[0]]))")
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                           text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     undone, message, rng_file, first_path = json.loads(done.stdout)
     assert undone and "did not load" in message
-    assert rng_file == str(ROOT / "shared" / "rng.py")
+    assert rng_file == str(ROOT / "shared" / "kernel" / "rng.py")
     assert first_path != str(target)
 
 
 def test_the_switch_turns_the_build_off(compiled_build: Path) -> None:
-    code = ("import json; from shared import accel; a = accel.activate(); "
+    code = ("import json; from shared.infra import accel; a = accel.activate(); "
             "from shared.search import ismcts; "
             "print(json.dumps([a.build is None, a.message, ismcts.__file__]))")
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
@@ -113,7 +113,7 @@ def test_the_switch_turns_the_build_off(compiled_build: Path) -> None:
 
 _NATIVE_PROBE = """
 import json, random, sys
-from shared import accel
+from shared.infra import accel
 activation = accel.activate()
 from shared.games import all_games
 from tests.worker.toygame import TOY
@@ -159,7 +159,7 @@ def test_a_process_that_builds_can_then_activate_the_build(tmp_path: Path) -> No
     # engines it compiles (activation refuses a module already imported from the sources).
     # The setup script is replaced by one that compiles nothing, so the "build" is instant
     # and activation then fails on its first module for a different, stated reason.
-    code = ("import json, sys; from pathlib import Path; from shared import accel; "
+    code = ("import json, sys; from pathlib import Path; from shared.infra import accel; "
             "accel._SETUP = 'print({paths!r})'; "
             f"target = accel.build(base=Path({str(tmp_path)!r})); "
             "engines = sorted(m for m in sys.modules if m.startswith('shared.games')); "
