@@ -50,6 +50,7 @@ test: $(STAMP) $(NODE_STAMP) chromium rabbitmq
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
+	$(BIN)/python -m scripts.check_complexity
 	$(BIN)/mypy
 
 # Rewrites openapi.yaml's per-game schemas from the games (scripts/openapi_games.py), then

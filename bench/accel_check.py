@@ -25,7 +25,7 @@ from bench.bench_search import positions
 from shared.games import all_games
 from shared.infra.accel import compiled_modules
 from shared.kernel.protocol import Game
-from shared.search import SearchBudget, search_move
+from shared.search import SearchBudget, SearchConfig, search_move
 
 
 def _feed(digest: Any, item: object) -> None:
@@ -71,12 +71,11 @@ def fingerprint_game(game: Game, matches: int, searches: int, simulations: int) 
         _feed(digest, state.result().to_json())
     for players in player_counts(game):
         for state, seat in positions(game, players, searches, seed=players):
-            for multi_observer in (False, True):  # both variants of the search
-                stats: dict[str, Any] = {}
-                move = search_move(game, state.view(seat), seat,
-                                   SearchBudget(simulations, 600.0), random.Random(seat), stats,
-                                   stop_when_decided=False, multi_observer=multi_observer)
-                _feed(digest, [move, stats["visits"], stats["iterations"]])
+            stats: dict[str, Any] = {}
+            move = search_move(game, state.view(seat), seat, SearchBudget(simulations, 600.0),
+                               random.Random(seat), stats=stats,
+                               config=SearchConfig(stop_when_decided=False))
+            _feed(digest, [move, stats["visits"], stats["iterations"]])
     return digest.hexdigest()
 
 

@@ -31,7 +31,7 @@ from bench.bench_search import load_game, positions
 from shared.bots.catalogue import LEVELS
 from shared.infra.accel import compiled_modules
 from shared.kernel.protocol import Game
-from shared.search import SearchBudget, search_move
+from shared.search import SearchBudget, SearchConfig, search_move
 
 
 def load() -> str:
@@ -69,7 +69,8 @@ def decision_time(game: Game, players: int, count: int, simulations: int, horizo
             raise SystemExit(f"{game.id} has no playout cut-off")
         before = time.process_time()
         search_move(game, state.view(seat), seat, SearchBudget(simulations, 600.0),
-                    random.Random(index), stats, stop_when_decided=False, cutoff=cutoff)
+                    random.Random(index), stats=stats,
+                    config=SearchConfig(stop_when_decided=False, cutoff=cutoff))
         cpu += time.process_time() - before
         took += float(stats["elapsed"])  # type: ignore[arg-type]
         done += int(stats["iterations"])  # type: ignore[call-overload]

@@ -21,7 +21,7 @@ import time
 from typing import Any
 
 from shared.games import get_game
-from shared.search import SearchBudget, search_move
+from shared.search import SearchBudget, SearchConfig, search_move
 
 
 def main() -> None:
@@ -37,7 +37,8 @@ def main() -> None:
     stats: dict[str, Any] = {}
     start = time.process_time()
     move = search_move(game, state.view(seat), seat, SearchBudget(args.simulations, 600.0),
-                       random.Random(1), stats, stop_when_decided=False)
+                       random.Random(1), stats=stats,
+                       config=SearchConfig(stop_when_decided=False))
     rate = stats["iterations"] / (time.process_time() - start)
     print(f"{game.id} sims/cpu-s={rate:.0f} move={move}")
 

@@ -27,7 +27,7 @@ from typing import Any
 
 from shared.games import all_games, get_game
 from shared.kernel.protocol import Game, State
-from shared.search import SearchBudget, search_move
+from shared.search import SearchBudget, SearchConfig, search_move
 from shared.search.policies import Policy, heuristic_for, playout, policy_for, random_policy
 
 COMMAND = "python -m bench.bench_search " + " ".join(sys.argv[1:])
@@ -102,7 +102,7 @@ def measure(game: Game, state: State, seat: int, seconds: float,
             totals[name][1] += took
         stats: dict[str, Any] = {}
         search_move(game, view, seat, SearchBudget(10_000_000, piece), random.Random(index),
-                    stats, policy=play)
+                    stats=stats, config=SearchConfig(policy=play))
         totals["ismcts"][0] += stats["iterations"]
         totals["ismcts"][1] += stats["elapsed"]
     rates = {name: done / took for name, (done, took) in totals.items()}

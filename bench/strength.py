@@ -19,11 +19,10 @@ caps, so a seeded match plays the same moves on any machine and build; see
 ``sims:N``. A suffix ``/r`` forces the uniformly random playout policy, ``/h`` the game's
 candidate heuristic (``Game.playout_heuristic``), registered or not. Search variants follow
 as ``+name`` suffixes (``VARIANTS``), so a pairing plays a variant against the default
-search at equal simulations, e.g. ``--pairing ismcts:300+mo,ismcts:300``; the record keeps
-both specs, variants included. ``+reuse`` keeps the bot's tree between its decisions
-(``shared/search/reuse.py``): the match tells such a bot every move as its seat observed it
-(``State.observe_move``), nothing more, and the budget counts new simulations only.
-``+moreuse`` keeps every seat's multiple-observer tree the same way (``+mo`` with reuse).
+search at equal simulations, e.g. ``--pairing sims:300+cut,sims:300``; the record keeps
+both specs, variants included. The variants that lost their 200-match test (``+mo``,
+``+reuse``, ``+moreuse``, ``+seatorder``, ``+margin``) left with their search options; their
+records stay in the results file, and commit 8625cbb is the last one that plays them.
 ``+cut`` stops every playout at the game's candidate cut-off (``Game.playout_cutoff``, e.g.
 Evolution (North Star)'s end of the round) and backs up its evaluation; ``+cut:N`` sets the
 horizon to N (the game's unit). ``+full`` plays playouts to the end of the match even where
@@ -64,8 +63,7 @@ import random
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -75,9 +73,8 @@ from shared.bots.choice import greedy_move
 from shared.games import all_games
 from shared.infra.accel import compiled_modules
 from shared.kernel.protocol import Cutoff, Game, Move, State, View
-from shared.search import SearchBudget, search_move
+from shared.search import SearchBudget, SearchConfig, search_move
 from shared.search.policies import Policy, heuristic_for, policy_for, random_policy
-from shared.search.reuse import Observation, SeatTreeCache, TreeCache
 
 COMMAND = "python -m bench.strength " + " ".join(sys.argv[1:])
 RESULTS = Path(__file__).parent / "results" / "strength.jsonl"
@@ -94,22 +91,8 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-#: Search variants a bot spec may add (``+mo``): keyword arguments of ``search_move``.
+#: Search variants a bot spec may add (``+cut``): options of the bot's ``SearchConfig``.
 VARIANTS: dict[str, dict[str, Any]] = {
-    "mo": {"multi_observer": True},  # MO-ISMCTS: each seat's decisions in its own tree
-    "so": {"multi_observer": False},  # the searcher's tree alone (single observer)
-    # Subtree reuse: the bot keeps its tree between its decisions (``shared/search/reuse.py``);
-    # such a tree follows simultaneous steps in seat order, the order this bench plays them,
-    # and spends its whole budget (new iterations deepen the subtree the next decision gets;
-    # the early stop would return the same move with a smaller tree).
-    "reuse": {"reuse": True, "searcher_first": False, "stop_when_decided": False},
-    # Both: every seat's MO tree kept between the bot's decisions, each followed by what the
-    # bot's seat observed (``reuse.SeatTreeCache``); seat order and whole budget as ``reuse``.
-    "moreuse": {"multi_observer": True, "reuse": True, "searcher_first": False,
-                "stop_when_decided": False},
-    "seatorder": {"searcher_first": False},  # seat order alone, to tell the two apart
-    # The score margin blended into the reward (``ismcts.margin_rewards``), 30%.
-    "margin": {"margin": 0.3},
     # The game's candidate playout cut-off (``Game.playout_cutoff``) at its default horizon;
     # ``+cut:N`` sets the horizon to N (the game's unit, e.g. rounds).
     "cut": {"cutoff": 0},
@@ -172,29 +155,17 @@ class Bot:
     spec: str
     moves: int = 0
     seconds: float = 0.0
-    #: Its own tree cache (``+reuse``): one bot, one seat, one match, so one entry.
-    trees: TreeCache = field(default_factory=lambda: TreeCache(max_trees=1))
-    #: Its cache of every seat's tree (``+moreuse``, multiple observers with reuse).
-    seat_trees: SeatTreeCache = field(default_factory=lambda: SeatTreeCache(max_trees=1))
 
-    @property
-    def observes(self) -> bool:
-        """Whether the bot needs the moves its seat observed (``choose(observed=...)``)."""
-        return bool(parse_spec(self.spec)[2].get("reuse"))
-
-    def choose(self, game: Game, view: View, seat: int, rng: random.Random,
-               observed: Sequence[Observation] = ()) -> Move:
-        """The bot's move from ``view``; ``observed`` is every move of the match so far as
-        ``seat`` saw it (``State.observe_move``), which only a reusing bot uses."""
+    def choose(self, game: Game, view: View, seat: int, rng: random.Random) -> Move:
+        """The bot's move from ``view``."""
         start = time.perf_counter()
         try:
-            return self._choose(game, view, seat, rng, observed)
+            return self._choose(game, view, seat, rng)
         finally:
             self.moves += 1
             self.seconds += time.perf_counter() - start
 
-    def _choose(self, game: Game, view: View, seat: int, rng: random.Random,
-                observed: Sequence[Observation]) -> Move:
+    def _choose(self, game: Game, view: View, seat: int, rng: random.Random) -> Move:
         name, suffix, options = parse_spec(self.spec)
         if name == "random":
             state = game.sample_from_view(view, seat, rng)
@@ -218,18 +189,8 @@ class Bot:
             if cutoff is None:
                 raise ValueError(f"{game.id} has no playout cut-off")
             options["cutoff"] = cutoff
-        if not options.pop("reuse", False):
-            return search_move(game, view, seat, budget, rng, policy=policy, **options)
-        if options.get("multi_observer"):
-            trees = self.seat_trees.take(seat, observed, seat)
-            move = search_move(game, view, seat, budget, rng, policy=policy, trees=trees,
-                               **options)
-            self.seat_trees.put(seat, trees, observed)
-            return move
-        tree = self.trees.take(seat, observed, seat)
-        move = search_move(game, view, seat, budget, rng, policy=policy, tree=tree, **options)
-        self.trees.put(seat, tree, observed)
-        return move
+        return search_move(game, view, seat, budget, rng,
+                           config=SearchConfig(policy=policy, **options))
 
 
 def play_match(args: tuple[str, int, str, str, int]) -> dict[str, Any]:
@@ -240,18 +201,12 @@ def play_match(args: tuple[str, int, str, str, int]) -> dict[str, Any]:
     state: State = game.new_state(players, game.resolve_options({}), rng)
     a_seat = seed % players
     bots = [Bot(a) if s == a_seat else Bot(b) for s in range(players)]
-    # Each observing bot's log of the match as its seat saw it: what the service would tell
-    # that seat of every move (the mover's own moves whole, others' as observe_move says).
-    logs: dict[int, list[Observation]] = {s: [] for s, bot in enumerate(bots) if bot.observes}
     step = 0
     start = time.perf_counter()
     while not state.is_over():
         seat = state.to_move()[0]
         decision_rng = random.Random(seed * 1_000_003 + step * 101 + seat)
-        move = bots[seat].choose(game, state.view(seat), seat, decision_rng,
-                                 logs.get(seat, ()))
-        for observer, log in logs.items():
-            log.append((seat, state.observe_move(seat, move, observer)))
+        move = bots[seat].choose(game, state.view(seat), seat, decision_rng)
         state.apply(seat, move, rng)
         step += 1
     result = state.result()

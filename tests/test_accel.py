@@ -113,11 +113,11 @@ def test_the_switch_turns_the_build_off(compiled_build: Path) -> None:
 
 _NATIVE_PROBE = """
 import json, random, sys
-from shared import accel
+from shared.infra import accel
 activation = accel.activate()
 from shared.games import all_games
 from tests.worker.toygame import TOY
-from shared.search import SearchBudget, search_move
+from shared.search import SearchBudget, SearchConfig, search_move
 states = {}
 for game in all_games():
     state = game.new_state(game.min_players, game.resolve_options({}), random.Random(0))
@@ -125,11 +125,10 @@ for game in all_games():
 toy = TOY.new_state(3, {}, random.Random(1))
 seat = toy.to_move()[0]
 toy_moves = []
-for multi_observer in (False, True):
-    stats = {}
-    move = search_move(TOY, toy.view(seat), seat, SearchBudget(60, 60.0), random.Random(2),
-                       stats, stop_when_decided=False, multi_observer=multi_observer)
-    toy_moves.append([move, stats["visits"]])
+stats = {}
+move = search_move(TOY, toy.view(seat), seat, SearchBudget(60, 60.0), random.Random(2),
+                   stats=stats, config=SearchConfig(stop_when_decided=False))
+toy_moves.append([move, stats["visits"]])
 print(json.dumps({"build": activation.build is not None, "states": states, "toy": toy_moves}))
 """
 

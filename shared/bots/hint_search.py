@@ -34,7 +34,7 @@ def suggest(service: MatchService, match_id: str, seat: int, version: int) -> di
     # A seat's view only, as for a bot (the hint must not know what the seat does not);
     # seeded by the version (the same answer again unless the time cap cut the search).
     move = search_move(game, state.view(seat), seat, HINT_BUDGET,
-                       random.Random(f"hint:{record.seed}:{version}:{seat}"), stats)
+                       random.Random(f"hint:{record.seed}:{version}:{seat}"), stats=stats)
     value = stats["values"].get(state.observe_move(seat, move, seat))
     return {"version": version, "seat": seat, "move": move, "move_id": state.move_id(move),
             "label": state.move_label(move),

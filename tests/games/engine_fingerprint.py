@@ -29,7 +29,7 @@ from bench.accel_check import options_for
 from bench.bench_search import positions
 from shared.games import get_game
 from shared.kernel.protocol import Cutoff, Game
-from shared.search import SearchBudget, search_move
+from shared.search import SearchBudget, SearchConfig, search_move
 
 GAMES = ("darwinning", "evolution-ns")
 MATCHES = 100
@@ -72,8 +72,8 @@ def search_digest(game: Game, searches: int = SEARCHES, simulations: int = SIMUL
             # Full playouts (a cut-off that never cuts plays the very same moves), so the
             # digests recorded before a game registered its cut-off still prove the engine.
             move = search_move(game, state.view(seat), seat, SearchBudget(simulations, 600.0),
-                               random.Random(seat), stats, stop_when_decided=False,
-                               cutoff=Cutoff())
+                               random.Random(seat), stats=stats,
+                               config=SearchConfig(stop_when_decided=False, cutoff=Cutoff()))
             _feed(digest, [move, stats["visits"], stats["iterations"]])
     return digest.hexdigest()
 

@@ -19,8 +19,8 @@ from shared.bots.catalogue import (
     budget_of_bot,
 )
 from shared.kernel.protocol import Game, Result, State, View
-from shared.search import SearchBudget, search_move
-from shared.search.ismcts import margin_rewards, rewards
+from shared.search import SearchBudget, SearchConfig, search_move
+from shared.search.ismcts import rewards
 from tests.worker.toygame import TOY, ToyGame, ToyState
 
 SMALL = SearchBudget(simulations=300, time_cap=60.0)
@@ -37,8 +37,8 @@ def _state(**data: Any) -> ToyState:
 def _search(state: State, seat: int, seed: int = 0, budget: SearchBudget = SMALL,
             stats: dict[str, Any] | None = None, game: Game = TOY,
             stop_when_decided: bool = True) -> dict[str, Any]:
-    return search_move(game, state.view(seat), seat, budget, random.Random(seed), stats,
-                       stop_when_decided=stop_when_decided)
+    return search_move(game, state.view(seat), seat, budget, random.Random(seed),
+                       stats=stats, config=SearchConfig(stop_when_decided=stop_when_decided))
 
 
 # -- finding the winning move -----------------------------------------------------------------
@@ -158,7 +158,8 @@ def test_a_time_budget_is_answered_inside_its_deadline(steps: list[float]) -> No
     budget = budget_for(None, None, 0.25)
     clock = SteppingClock(steps)
     stats: dict[str, Any] = {}
-    move = search_move(TOY, state.view(1), 1, budget, random.Random(0), stats, clock=clock)
+    move = search_move(TOY, state.view(1), 1, budget, random.Random(0), stats=stats,
+                       config=SearchConfig(clock=clock))
     assert move in state.legal_moves(1)
     assert stats["stopped"] == "time" and stats["iterations"] >= 1
     if max(steps) <= budget.time_cap / 4:  # steady enough to predict: never overruns
@@ -175,7 +176,8 @@ def test_a_time_budget_holds_when_iterations_slow_down() -> None:
     budget = budget_for(None, None, 0.25)
     clock = SteppingClock([0.01] * 10 + [0.06] * 100)
     stats: dict[str, Any] = {}
-    search_move(TOY, state.view(1), 1, budget, random.Random(0), stats, clock=clock)
+    search_move(TOY, state.view(1), 1, budget, random.Random(0), stats=stats,
+                config=SearchConfig(clock=clock))
     assert stats["stopped"] == "time"
     # The last clock reading (for ``elapsed``) adds one step after the last iteration. From
     # the mean alone, the search would run one iteration more and end 0.02 s late.
@@ -233,23 +235,6 @@ def test_rewards_rank_first_then_score() -> None:
     four = rewards(Result.from_keys([10, 9, 2, 0], [10, 9, 2, 0]))
     assert four[0] == 1.0 and four[3] == 0.0 and four[1] > four[2] > four[3]
     assert four[1] < 0.5 + 0.5  # second place never equals a win
-
-
-def test_margin_rewards_tell_a_wide_win_from_a_narrow_one() -> None:
-    narrow = margin_rewards(Result.from_keys([30, 20], [30, 20]), 0.3)
-    wide = margin_rewards(Result.from_keys([40, 10], [40, 10]), 0.3)
-    assert narrow == pytest.approx([0.7 + 0.3 * (0.5 + 0.5 * 10 / 30),
-                                    0.3 * (0.5 - 0.5 * 10 / 30)])
-    assert wide[0] > narrow[0] > 0.5 > narrow[1] > wide[1]
-    assert margin_rewards(Result.from_keys([2, 2], [2, 2]), 0.3) == pytest.approx([0.675] * 2)
-    for scores in ([3, 1], [0, 0], [10, 9, 2, 0]):
-        result = Result.from_keys(scores, scores)
-        assert margin_rewards(result, 0.0) == rewards(result)  # weight 0: the plain reward
-    state = TOY.new_state(3, {}, random.Random(3))
-    seat = state.to_move()[0]
-    move = search_move(TOY, state.view(seat), seat, SearchBudget(60, 60.0), random.Random(0),
-                       margin=0.3)
-    assert move in state.legal_moves(seat)
 
 
 # -- the search sees the view and nothing else -----------------------------------------------

@@ -7,7 +7,7 @@ from typing import Any
 
 from shared.bots.catalogue import budget_for
 from shared.kernel.protocol import Cutoff, CutoffBudgets, State
-from shared.search import SearchBudget, search_move
+from shared.search import SearchBudget, SearchConfig, search_move
 from shared.search.policies import playout_cut, random_policy
 from tests.worker.toygame import TOY, ToyGame, ToyState
 
@@ -59,8 +59,8 @@ class CutToy(ToyGame):
 
 def _search(game: ToyGame, state: State, seat: int, **kwargs: Any) -> tuple[Any, dict[str, Any]]:
     stats: dict[str, Any] = {}
-    move = search_move(game, state.view(seat), seat, BUDGET, random.Random(7), stats,
-                       stop_when_decided=False, **kwargs)
+    move = search_move(game, state.view(seat), seat, BUDGET, random.Random(7), stats=stats,
+                       config=SearchConfig(stop_when_decided=False, **kwargs))
     del stats["elapsed"]  # wall time: the one figure two identical searches do not share
     return move, stats
 
@@ -130,14 +130,6 @@ def test_a_cutoff_registered_up_to_a_budget_leaves_bigger_budgets_uncut() -> Non
     assert small.cover(budget_for(None, None, 0.5))
     assert not small.cover(budget_for(None, None, 0.6))
     assert game.search_cutoff(2, budget_for(None, None, 0.5)) is game.offered[-1]
-
-
-def test_multi_observer_search_cuts_too() -> None:
-    state = ToyGame(hand=6).new_state(3, {}, random.Random(8))
-    cut = RoundCut(0.4)
-    _, stats = _search(TOY, state, 2, cutoff=cut, multi_observer=True)
-    assert cut.cuts == BUDGET.simulations
-    assert all(abs(v - 0.4) < 1e-12 for v in stats["values"].values())
 
 
 def test_playout_cut_reports_a_cut_an_end_and_an_abandoned_playout() -> None:

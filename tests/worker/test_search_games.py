@@ -9,7 +9,7 @@ import pytest
 
 from shared.games import all_games, get_game
 from shared.kernel.protocol import Cutoff, Game, State
-from shared.search import SearchBudget, search_move
+from shared.search import SearchBudget, SearchConfig, search_move
 
 GAMES = all_games()
 GAME_IDS = {game.id for game in GAMES}
@@ -38,8 +38,9 @@ def test_search_plays_legal_moves_knowing_only_the_view(game: Game) -> None:
             assert twin.view(seat) == view
             stats_a: dict[str, Any] = {}
             stats_b: dict[str, Any] = {}
-            move = search_move(game, view, seat, TINY, random.Random(5), stats_a)
-            again = search_move(game, twin.view(seat), seat, TINY, random.Random(5), stats_b)
+            move = search_move(game, view, seat, TINY, random.Random(5), stats=stats_a)
+            again = search_move(game, twin.view(seat), seat, TINY, random.Random(5),
+                                stats=stats_b)
             assert move in state.legal_moves(seat)
             assert again == move and stats_a["visits"] == stats_b["visits"]
             assert stats_a["iterations"] in (0, TINY.simulations)
@@ -171,9 +172,8 @@ def test_heuristic_playout_policies_play_legal_moves_to_the_end(game: Game) -> N
             state.apply(seat, move, rng)
 
 
-@pytest.mark.parametrize("multi_observer", [False, True])
 @pytest.mark.parametrize("game", GAMES, ids=lambda g: g.id)
-def test_a_playout_past_the_deadline_is_abandoned(game: Game, multi_observer: bool) -> None:
+def test_a_playout_past_the_deadline_is_abandoned(game: Game) -> None:
     # A clock that jumps far past the cap after its first reading: the first playout (every
     # game's whole match is longer than the clock's check interval) is abandoned, nothing is
     # backed up, and the search still answers at once with a legal move of the seat. The
@@ -184,7 +184,8 @@ def test_a_playout_past_the_deadline_is_abandoned(game: Game, multi_observer: bo
     seat = state.to_move()[0]
     stats: dict[str, Any] = {}
     move = search_move(game, state.view(seat), seat, SearchBudget(1_000, 2.5),
-                       random.Random(0), stats, clock=lambda: next(readings, 100.0),
-                       multi_observer=multi_observer, cutoff=Cutoff())
+                       random.Random(0), stats=stats,
+                       config=SearchConfig(clock=lambda: next(readings, 100.0),
+                                           cutoff=Cutoff()))
     assert move in state.legal_moves(seat)
     assert stats["stopped"] == "time" and stats["iterations"] == 0 and not stats["visits"]

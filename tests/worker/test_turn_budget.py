@@ -17,7 +17,7 @@ from shared.games import get_game
 from shared.kernel.budget import SearchBudget
 from shared.matches.service import MatchService
 from shared.matches.store import MatchStore, match_key
-from shared.search import search_move
+from shared.search import SearchConfig, search_move
 from tests.shared.test_service import Recorder
 from tests.worker.test_search import SteppingClock
 
@@ -93,8 +93,8 @@ def test_the_floor_of_simulations_outlasts_the_clock() -> None:
     for floor in (0, FLOOR_SIMULATIONS):
         stats: dict[str, Any] = {}
         budget = SearchBudget(HARD.simulations, FLOOR_SECONDS, floor)
-        move = search_move(game, state.view(seat), seat, budget, random.Random(0), stats,
-                           clock=SteppingClock([10.0]))
+        move = search_move(game, state.view(seat), seat, budget, random.Random(0), stats=stats,
+                           config=SearchConfig(clock=SteppingClock([10.0])))
         assert move in state.legal_moves(seat) and stats["stopped"] == "time"
         assert stats["iterations"] == floor
 

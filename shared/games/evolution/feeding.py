@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from shared.kernel.protocol import Event, Move
 
 from . import attack, chain
+from .model import Animal
 
 if TYPE_CHECKING:
     from .state import EvolutionState
@@ -30,18 +31,28 @@ def _actions(st: EvolutionState, seat: int) -> Iterator[Move]:
     turn-flow checks below stop at the first one."""
     own = st.own(seat)
     if not st.main_done:
-        if st.bank > 0:
-            for a in own:
-                if st.can_take(a):
-                    yield {"type": "take_food", "animal": a.id}
-        yield from attack.iter_attacks(st, seat)
-        for a in own:
-            need = a.needs()
-            if a.fat and need:  # rule E-5.2: any number of one animal's fat
-                for amount in range(1, min(a.fat, need) + 1):
-                    yield {"type": "burn_fat", "animal": a.id, "amount": amount}
+        yield from _food_actions(st, seat, own)
     if st.trait_used:  # rule E-3.5: one feeding-trait use per turn
         return
+    yield from _trait_uses(st, own)
+
+
+def _food_actions(st: EvolutionState, seat: int, own: list[Animal]) -> Iterator[Move]:
+    """The turn's food actions (rule E-3.5): take food, attack, burn fat."""
+    if st.bank > 0:
+        for a in own:
+            if st.can_take(a):
+                yield {"type": "take_food", "animal": a.id}
+    yield from attack.iter_attacks(st, seat)
+    for a in own:
+        need = a.needs()
+        if a.fat and need:  # rule E-5.2: any number of one animal's fat
+            for amount in range(1, min(a.fat, need) + 1):
+                yield {"type": "burn_fat", "animal": a.id, "amount": amount}
+
+
+def _trait_uses(st: EvolutionState, own: list[Animal]) -> Iterator[Move]:
+    """The feeding-trait uses of the seat's animals ``own``: Grazing, Piracy, Hibernation."""
     for a in own:
         for _, trait in a.traits:
             if trait == "grazing":
@@ -50,17 +61,22 @@ def _actions(st: EvolutionState, seat: int) -> Iterator[Move]:
                     yield {"type": "use_trait", "trait": "grazing", "animal": a.id}
             elif trait == "piracy":
                 if not a.pirated and st.can_take(a):
-                    for s in range(st.num_players):
-                        for t in st.own(s):
-                            # Rule E-5.17: another animal that gained food this round (burnt
-                            # fat is no gain) and is not fed yet.
-                            if t is not a and t.gained and t.food > 0 and t.needs() > 0:
-                                yield {"type": "use_trait", "trait": "piracy",
-                                       "animal": a.id, "target": t.id}
+                    yield from _piracies(st, a)
             elif (trait == "hibernation" and not a.hibernating and not st.last_round
                   and a.hib_round != st.round - 1 and a.needs() > 0):
                 # Rule E-5.15: not two rounds in a row, not in the last round.
                 yield {"type": "use_trait", "trait": "hibernation", "animal": a.id}
+
+
+def _piracies(st: EvolutionState, a: Animal) -> Iterator[Move]:
+    """The Piracy uses of the pirate ``a``, one per animal it may steal from."""
+    for s in range(st.num_players):
+        for t in st.own(s):
+            # Rule E-5.17: another animal that gained food this round (burnt fat is no
+            # gain) and is not fed yet.
+            if t is not a and t.gained and t.food > 0 and t.needs() > 0:
+                yield {"type": "use_trait", "trait": "piracy", "animal": a.id,
+                       "target": t.id}
 
 
 def action_moves(st: EvolutionState, seat: int) -> list[Move]:

@@ -334,6 +334,17 @@ class EvolutionState(EventsOptionalState):
             if events is not None:
                 events.append({"type": "game_over", **result.to_json()})
             return
+        self._draw_cards(order, events)
+        for animal in self.animals.values():  # all tokens but fat are removed (E-3.4)
+            animal.food = 0
+            animal.attacked = animal.pirated = animal.hibernating = False
+            animal.poisoned = animal.gained = False
+        self.first = (self.first + 1) % self.num_players
+        self.round += 1
+        self.start_round(events, rng)
+
+    def _draw_cards(self, order: list[int], events: list[Event] | None) -> None:
+        """E-3.4 drawing: each seat's quota, one card at a time from the first player."""
         quota = [HAND_SIZE if not self.table[s] and not self.hands[s] else 1 + len(self.table[s])
                  for s in range(self.num_players)]
         drawn: list[list[int]] = [[] for _ in range(self.num_players)]
@@ -348,13 +359,6 @@ class EvolutionState(EventsOptionalState):
                                "exclude": [seat]})
                 events.append({"type": "cards_drawn", "seat": seat, "cards": drawn[seat],
                                "audience": [seat]})
-        for animal in self.animals.values():  # all tokens but fat are removed (E-3.4)
-            animal.food = 0
-            animal.attacked = animal.pirated = animal.hibernating = False
-            animal.poisoned = animal.gained = False
-        self.first = (self.first + 1) % self.num_players
-        self.round += 1
-        self.start_round(events, rng)
 
     # -- scoring (E-4.1) ------------------------------------------------------------------------
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import json
 import random
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Final
 
 from shared.kernel.protocol import Move, View
 from shared.kernel.rng import shuffle
@@ -100,64 +101,131 @@ def _whose(st: EvolutionState, animal_id: int, seat: int) -> str:
         f"seat {a.owner}'s animal #{animal_id}"
 
 
+def _label_play_animal(st: EvolutionState, move: Move, seat: int, trait: str) -> str:
+    return f"Play {card_label(move['card'])} as a new animal"
+
+
+def _label_play_trait(st: EvolutionState, move: Move, seat: int, trait: str) -> str:
+    return f"Play {trait} on {_whose(st, move['animal'], seat)}"
+
+
+def _label_play_pair(st: EvolutionState, move: Move, seat: int, trait: str) -> str:
+    a, b = move["animals"]
+    if move["trait"] == "symbiosis":
+        return f"Play Symbiosis on your animals #{a} (symbiont) and #{b}"
+    return f"Play {trait} on your animals #{a} and #{b}"
+
+
+def _label_pass(st: EvolutionState, move: Move, seat: int, trait: str) -> str:
+    return "Pass (play no more cards this phase)" if st.phase == "development" \
+        else "Pass (stop feeding for this phase)"
+
+
+def _label_take_food(st: EvolutionState, move: Move, seat: int, trait: str) -> str:
+    return f"Take a red food token for your animal #{move['animal']}"
+
+
+def _label_attack(st: EvolutionState, move: Move, seat: int, trait: str) -> str:
+    return (f"Attack {_whose(st, move['target'], seat)} with your animal "
+            f"#{move['carnivore']} (carnivorous)")
+
+
+def _label_burn_fat(st: EvolutionState, move: Move, seat: int, trait: str) -> str:
+    return f"Turn {move['amount']} fat of your animal #{move['animal']} into food"
+
+
+def _label_use_trait(st: EvolutionState, move: Move, seat: int, trait: str) -> str:
+    if move["trait"] == "grazing":
+        return f"Use Grazing of your animal #{move['animal']} (destroy a red token)"
+    if move["trait"] == "piracy":
+        return (f"Use Piracy: your animal #{move['animal']} steals food from "
+                f"{_whose(st, move['target'], seat)}")
+    return f"Use Hibernation: your animal #{move['animal']} counts as fed this round"
+
+
+def _label_end_turn(st: EvolutionState, move: Move, seat: int, trait: str) -> str:
+    return "End your turn"
+
+
+def _pair_trait(st: EvolutionState, move: Move) -> str:
+    """The name of the paired trait whose card the move names ("?" if none)."""
+    return TRAIT_NAMES[st.pairs[move["card"]][0]] if move["card"] in st.pairs else "?"
+
+
+def _label_pair_food(st: EvolutionState, move: Move, seat: int, trait: str) -> str:
+    return f"{_pair_trait(st, move)} hands a food token to your animal #{move['animal']}"
+
+
+def _label_pair_skip(st: EvolutionState, move: Move, seat: int, trait: str) -> str:
+    return (f"Let {_pair_trait(st, move)} give your fed animal #{move['animal']} nothing "
+            "(no fat stored)")
+
+
+def _label_store_fat(st: EvolutionState, move: Move, seat: int, trait: str) -> str:
+    return f"Store the food token in the Fat Tissue of your animal #{move['animal']}"
+
+
+def _label_skip_fat(st: EvolutionState, move: Move, seat: int, trait: str) -> str:
+    return f"Do not store the food token on your fed animal #{move['animal']}"
+
+
+def _label_scavenger(st: EvolutionState, move: Move, seat: int, trait: str) -> str:
+    return f"Your Scavenger #{move['animal']} eats the leftovers"
+
+
+def _label_decline(st: EvolutionState, move: Move, seat: int, trait: str) -> str:
+    target = st.pending["target"] if st.pending else "?"
+    return f"Do not defend: your animal #{target} is eaten"
+
+
+def _label_defend(st: EvolutionState, move: Move, seat: int, trait: str) -> str:
+    if move["trait"] == "running":
+        return "Defend with Running (roll a die)"
+    if move["trait"] == "mimicry":
+        return f"Defend with Mimicry: redirect the attack to your animal #{move['animal']}"
+    card = move["card"]
+    lost = st.pairs[card][0] if card in st.pairs else next(
+        (t for c, t in st.animals[st.pending["target"]].traits if c == card), "?") \
+        if st.pending else "?"
+    return f"Defend with Tail Loss: discard {TRAIT_NAMES.get(lost, lost)}"
+
+
+#: A move's label by its type: ``(state, move, seat to act, trait name) -> text``.
+_LABELS: Final[dict[str, Callable[[EvolutionState, Move, int, str], str]]] = {
+    "play_animal": _label_play_animal,
+    "play_trait": _label_play_trait,
+    "play_pair": _label_play_pair,
+    "pass": _label_pass,
+    "take_food": _label_take_food,
+    "attack": _label_attack,
+    "burn_fat": _label_burn_fat,
+    "use_trait": _label_use_trait,
+    "end_turn": _label_end_turn,
+    "pair_food": _label_pair_food,
+    "pair_skip": _label_pair_skip,
+    "store_fat": _label_store_fat,
+    "skip_fat": _label_skip_fat,
+    "scavenger": _label_scavenger,
+    "decline": _label_decline,
+    "defend": _label_defend,
+}
+
+
 def move_label(st: EvolutionState, move: Move) -> str:
     seat = st.to_move()[0] if st.to_move() else st.turn
     kind = move.get("type")
     trait = TRAIT_NAMES.get(str(move.get("trait")), str(move.get("trait")))
-    if kind == "play_animal":
-        return f"Play {card_label(move['card'])} as a new animal"
-    if kind == "play_trait":
-        return f"Play {trait} on {_whose(st, move['animal'], seat)}"
-    if kind == "play_pair":
-        a, b = move["animals"]
-        if move["trait"] == "symbiosis":
-            return f"Play Symbiosis on your animals #{a} (symbiont) and #{b}"
-        return f"Play {trait} on your animals #{a} and #{b}"
-    if kind == "pass":
-        return "Pass (play no more cards this phase)" if st.phase == "development" \
-            else "Pass (stop feeding for this phase)"
-    if kind == "take_food":
-        return f"Take a red food token for your animal #{move['animal']}"
-    if kind == "attack":
-        return (f"Attack {_whose(st, move['target'], seat)} with your animal "
-                f"#{move['carnivore']} (carnivorous)")
-    if kind == "burn_fat":
-        return f"Turn {move['amount']} fat of your animal #{move['animal']} into food"
-    if kind == "use_trait":
-        if move["trait"] == "grazing":
-            return f"Use Grazing of your animal #{move['animal']} (destroy a red token)"
-        if move["trait"] == "piracy":
-            return (f"Use Piracy: your animal #{move['animal']} steals food from "
-                    f"{_whose(st, move['target'], seat)}")
-        return f"Use Hibernation: your animal #{move['animal']} counts as fed this round"
-    if kind == "end_turn":
-        return "End your turn"
-    if kind == "pair_food":
-        trait = TRAIT_NAMES[st.pairs[move["card"]][0]] if move["card"] in st.pairs else "?"
-        return f"{trait} hands a food token to your animal #{move['animal']}"
-    if kind == "pair_skip":
-        trait = TRAIT_NAMES[st.pairs[move["card"]][0]] if move["card"] in st.pairs else "?"
-        return f"Let {trait} give your fed animal #{move['animal']} nothing (no fat stored)"
-    if kind == "store_fat":
-        return f"Store the food token in the Fat Tissue of your animal #{move['animal']}"
-    if kind == "skip_fat":
-        return f"Do not store the food token on your fed animal #{move['animal']}"
-    if kind == "scavenger":
-        return f"Your Scavenger #{move['animal']} eats the leftovers"
-    if kind == "decline":
-        target = st.pending["target"] if st.pending else "?"
-        return f"Do not defend: your animal #{target} is eaten"
-    if kind == "defend":
-        if move["trait"] == "running":
-            return "Defend with Running (roll a die)"
-        if move["trait"] == "mimicry":
-            return f"Defend with Mimicry: redirect the attack to your animal #{move['animal']}"
-        card = move["card"]
-        lost = st.pairs[card][0] if card in st.pairs else next(
-            (t for c, t in st.animals[st.pending["target"]].traits if c == card), "?") \
-            if st.pending else "?"
-        return f"Defend with Tail Loss: discard {TRAIT_NAMES.get(lost, lost)}"
-    return json.dumps(move, sort_keys=True)
+    label = _LABELS.get(kind) if isinstance(kind, str) else None
+    if label is None:
+        return json.dumps(move, sort_keys=True)
+    return label(st, move, seat, trait)
+
+
+#: The move types of each phase (``pass`` is in both).
+_DEVELOPMENT: Final = frozenset({"play_animal", "play_trait", "play_pair", "pass"})
+_FEEDING: Final = frozenset({"take_food", "attack", "burn_fat", "use_trait", "end_turn", "pass"})
+_KNOWN: Final = _DEVELOPMENT | _FEEDING | {"defend", "decline"}
+_ALREADY_ACTED: Final = "you already took food, attacked or burnt fat this turn (rule E-3.5)"
 
 
 def explain_illegal(st: EvolutionState, seat: int, move: Move) -> str:
@@ -170,6 +238,18 @@ def explain_illegal(st: EvolutionState, seat: int, move: Move) -> str:
     kind = move.get("type") if isinstance(move, dict) else None
     if not isinstance(kind, str):  # checked first: a list or object here is unhashable
         return "a move is an object whose 'type' is a string"
+    reason = _explain_open_step(st, kind, text)
+    if reason is None:
+        reason = _explain_kind(st, kind)
+    if reason is None and kind in ("play_animal", "play_trait", "play_pair"):
+        reason = _explain_play(st, seat, move, kind)
+    if reason is None:
+        reason = _explain_feeding(st, seat, move, kind)
+    return reason if reason is not None else f"{text} is not a legal move for seat {seat} now"
+
+
+def _explain_open_step(st: EvolutionState, kind: str, text: str) -> str | None:
+    """Why ``kind`` does not answer an open food chain or a pending attack, if one is open."""
     if st.chain is not None:
         return (f"{text} is not an open choice: first decide how the food is handed out "
                 "(paired-trait order, Fat Tissue, which Scavenger; rule E-3.8)")
@@ -178,57 +258,74 @@ def explain_illegal(st: EvolutionState, seat: int, move: Move) -> str:
             return "an attack on your animal is pending: defend or decline"
         return f"{text} is not an available defence (running once per animal, " \
                "mimicry once per attack, tail loss needs a trait of the attacked animal)"
-    dev = {"play_animal", "play_trait", "play_pair", "pass"}
-    feed = {"take_food", "attack", "burn_fat", "use_trait", "end_turn", "pass"}
-    if kind not in dev | feed | {"defend", "decline"}:
+    return None
+
+
+def _explain_kind(st: EvolutionState, kind: str) -> str | None:
+    """Why no move of type ``kind`` fits the phase, if none does."""
+    if kind not in _KNOWN:
         return f"unknown move type {kind!r}"
-    if st.phase == "development" and kind not in dev:
+    if st.phase == "development" and kind not in _DEVELOPMENT:
         return f"{kind} is not a development move"
-    if st.phase == "feeding" and kind not in feed:
+    if st.phase == "feeding" and kind not in _FEEDING:
         return f"{kind} is not a feeding move"
-    if kind in ("play_animal", "play_trait", "play_pair"):
-        card = move.get("card")
-        if card not in st.hands[seat]:
-            return f"card {card} is not in your hand"
-        if kind != "play_animal":
-            trait = move.get("trait")
-            if not isinstance(trait, str) or trait not in faces(card):
-                return f"card {card} ({card_label(card)}) has no trait {trait!r}"
-            if (kind == "play_pair") != (trait in PAIRED):
-                return f"{trait} is {'a' if trait in PAIRED else 'not a'} paired trait"
-            if kind == "play_trait":
-                animal = move.get("animal")
-                a = st.animals.get(animal) if isinstance(animal, int) else None
-                if a is None:
-                    return f"no animal {move.get('animal')}"
-                if trait == "parasite" and a.owner == seat:
-                    return "Parasite goes only on another player's animal (rule E-3.1)"
-                if trait != "parasite" and a.owner != seat:
-                    return "traits go only on your own animals (rule E-3.1)"
-                clash = {"carnivorous": "scavenger", "scavenger": "carnivorous"}.get(trait)
-                if clash and a.has(clash):
-                    return "Scavenger and Carnivorous never share an animal (rule E-3.1)"
-                if trait != "fat_tissue" and a.has(trait):
-                    return f"animal #{a.id} already has {TRAIT_NAMES[trait]} (rule E-3.1)"
-            else:
-                return ("a paired trait needs two different animals of yours not already "
-                        "linked by it (rule E-3.1)")
+    return None
+
+
+def _explain_play(st: EvolutionState, seat: int, move: Move, kind: str) -> str | None:
+    """Why a card play is illegal, if its card, trait or animal says so."""
+    card = move.get("card")
+    if card not in st.hands[seat]:
+        return f"card {card} is not in your hand"
+    if kind == "play_animal":
+        return None
+    trait = move.get("trait")
+    if not isinstance(trait, str) or trait not in faces(card):
+        return f"card {card} ({card_label(card)}) has no trait {trait!r}"
+    if (kind == "play_pair") != (trait in PAIRED):
+        return f"{trait} is {'a' if trait in PAIRED else 'not a'} paired trait"
+    if kind == "play_pair":
+        return ("a paired trait needs two different animals of yours not already "
+                "linked by it (rule E-3.1)")
+    return _explain_trait_target(st, seat, move, trait)
+
+
+def _explain_trait_target(st: EvolutionState, seat: int, move: Move, trait: str) -> str | None:
+    """Why ``trait`` may not go on the animal the move names, if it may not (rule E-3.1)."""
+    animal = move.get("animal")
+    a = st.animals.get(animal) if isinstance(animal, int) else None
+    if a is None:
+        return f"no animal {move.get('animal')}"
+    if trait == "parasite" and a.owner == seat:
+        return "Parasite goes only on another player's animal (rule E-3.1)"
+    if trait != "parasite" and a.owner != seat:
+        return "traits go only on your own animals (rule E-3.1)"
+    clash = {"carnivorous": "scavenger", "scavenger": "carnivorous"}.get(trait)
+    if clash and a.has(clash):
+        return "Scavenger and Carnivorous never share an animal (rule E-3.1)"
+    if trait != "fat_tissue" and a.has(trait):
+        return f"animal #{a.id} already has {TRAIT_NAMES[trait]} (rule E-3.1)"
+    return None
+
+
+def _explain_feeding(st: EvolutionState, seat: int, move: Move, kind: str) -> str | None:
+    """Why a feeding move is illegal, if the turn's state says so (rules E-3.5, E-5.1)."""
     if kind == "end_turn" and not st.acted:
         return "you have done nothing this turn: act or pass"
     if kind == "use_trait" and st.trait_used:
         return "you already used a feeding trait this turn: one per turn (rule E-3.5)"
     if kind == "take_food":
         if st.main_done:
-            return "you already took food, attacked or burnt fat this turn (rule E-3.5)"
+            return _ALREADY_ACTED
         if st.bank <= 0:
             return "the food bank is empty"
         return f"animal {move.get('animal')} cannot take food (yours, not fed or fat free, " \
                "symbiont fed)"
     if kind == "attack":
         if st.main_done:
-            return "you already took food, attacked or burnt fat this turn (rule E-3.5)"
+            return _ALREADY_ACTED
         if st.attacked_phase[seat]:
             return "only one of your carnivores may attack per feeding phase (rule E-5.1)"
         return "that carnivore cannot attack that animal (once per round, not fed and full, " \
                "protected target)"
-    return f"{text} is not a legal move for seat {seat} now"
+    return None

@@ -12,6 +12,7 @@ Rule ids refer to docs/rules/evolution-ns.md.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Final
 
 from shared.kernel.protocol import Event, Move
@@ -186,73 +187,109 @@ def feed_moves(st: NSState, seat: int) -> list[Move]:
 
 def apply_feed(st: NSState, seat: int, move: Move, rng: random.Random,
                events: list[Event] | None) -> None:
-    kind = move["type"]
-    row = st.species[seat]
-    if kind == "pass":
-        st.passed[seat] = True
+    # Every move but an attack whose Intelligence choices are still open hands on the turn.
+    if _FEEDS.get(move["type"], _feed_strike)(st, seat, move, rng, events):
+        _next_feeder(st, seat + 1, rng, events)
+
+
+def _feed_pass(st: NSState, seat: int, move: Move, rng: random.Random,
+               events: list[Event] | None) -> bool:
+    st.passed[seat] = True
+    if events is not None:
+        events.append({"type": "pass", "seat": seat})
+    return True
+
+
+def _feed_eat(st: NSState, seat: int, move: Move, rng: random.Random,
+              events: list[Event] | None) -> bool:
+    sp = st.species[seat][move["species"]]
+    taken = _take_plant(st, sp)
+    if sp.has("foraging") and st.hole > 0 and sp.can_eat(plant=True):
+        taken += _take_plant(st, sp)  # N-5.9: a second plant food, own feeding only
+    if events is not None:
+        events.append({"type": "ate", "seat": seat, "species": move["species"],
+                       "food": taken, "hole": st.hole})
+    cooperate(st, seat, sp, "hole", True, events)
+    return True
+
+
+def _feed_intelligence(st: NSState, seat: int, move: Move, rng: random.Random,
+                       events: list[Event] | None) -> bool:
+    sp = st.species[seat][move["species"]]
+    st.hands[seat].remove(move["card"])
+    st.discard.append(move["card"])
+    taken = 0
+    for _ in range(INTELLIGENCE_FOOD):
+        if sp.can_eat(plant=True):
+            sp.give()
+            st.bank_out += 1
+            taken += 1
+    if events is not None:
+        events.append({"type": "intelligence_food", "seat": seat, "species": move["species"],
+                       "card": move["card"], "food": taken})
+    cooperate(st, seat, sp, "bank", True, events)
+    return True
+
+
+def _feed_attack(st: NSState, seat: int, move: Move, rng: random.Random,
+                 events: list[Event] | None) -> bool:
+    att = st.species[seat][move["species"]]
+    target = st.species[move["target_seat"]][move["target"]]
+    if att.has("intelligence") and st.hands[seat] and _negatable(
+            st, seat, att, move["target_seat"], target, []):
+        st.pending = {"species": move["species"], "target_seat": move["target_seat"],
+                      "target": move["target"], "negated": []}
         if events is not None:
-            events.append({"type": "pass", "seat": seat})
-    elif kind == "eat":
-        sp = row[move["species"]]
-        taken = _take_plant(st, sp)
-        if sp.has("foraging") and st.hole > 0 and sp.can_eat(plant=True):
-            taken += _take_plant(st, sp)  # N-5.9: a second plant food, own feeding only
-        if events is not None:
-            events.append({"type": "ate", "seat": seat, "species": move["species"],
-                           "food": taken, "hole": st.hole})
-        cooperate(st, seat, sp, "hole", True, events)
-    elif kind == "intelligence":
-        sp = row[move["species"]]
-        st.hands[seat].remove(move["card"])
-        st.discard.append(move["card"])
-        taken = 0
-        for _ in range(INTELLIGENCE_FOOD):
-            if sp.can_eat(plant=True):
-                sp.give()
-                st.bank_out += 1
-                taken += 1
-        if events is not None:
-            events.append({"type": "intelligence_food", "seat": seat, "species": move["species"],
-                           "card": move["card"], "food": taken})
-        cooperate(st, seat, sp, "bank", True, events)
-    elif kind == "attack":
-        att = row[move["species"]]
-        target = st.species[move["target_seat"]][move["target"]]
-        if att.has("intelligence") and st.hands[seat] and _negatable(
-                st, seat, att, move["target_seat"], target, []):
-            st.pending = {"species": move["species"], "target_seat": move["target_seat"],
-                          "target": move["target"], "negated": []}
-            if events is not None:
-                events.append({"type": "attack_declared", "seat": seat, "species": move["species"],
-                               "target_seat": move["target_seat"], "target": move["target"]})
-            return  # N-3.6 (1): the Intelligence choices come first, as moves
-        resolve_attack(st, seat, att, move["target_seat"], target, [], rng, events)
-    elif kind == "negate":
-        pending = st.pending
-        assert pending is not None
-        st.hands[seat].remove(move["card"])
-        st.discard.append(move["card"])
-        pending["negated"].append(move["trait"])
-        if events is not None:
-            events.append({"type": "negated", "seat": seat, "trait": move["trait"],
-                           "card": move["card"]})
-        att = row[pending["species"]]
-        target = st.species[pending["target_seat"]][pending["target"]]
-        if st.hands[seat] and _negatable(st, seat, att, pending["target_seat"], target,
-                                         pending["negated"]):
-            return
-        st.pending = None
-        resolve_attack(st, seat, att, pending["target_seat"], target, pending["negated"],
-                       rng, events)
-    else:  # strike
-        pending = st.pending
-        assert pending is not None
-        st.pending = None
-        att = row[pending["species"]]
-        target = st.species[pending["target_seat"]][pending["target"]]
-        resolve_attack(st, seat, att, pending["target_seat"], target, pending["negated"],
-                       rng, events)
-    _next_feeder(st, seat + 1, rng, events)
+            events.append({"type": "attack_declared", "seat": seat, "species": move["species"],
+                           "target_seat": move["target_seat"], "target": move["target"]})
+        return False  # N-3.6 (1): the Intelligence choices come first, as moves
+    resolve_attack(st, seat, att, move["target_seat"], target, [], rng, events)
+    return True
+
+
+def _feed_negate(st: NSState, seat: int, move: Move, rng: random.Random,
+                 events: list[Event] | None) -> bool:
+    pending = st.pending
+    assert pending is not None
+    st.hands[seat].remove(move["card"])
+    st.discard.append(move["card"])
+    pending["negated"].append(move["trait"])
+    if events is not None:
+        events.append({"type": "negated", "seat": seat, "trait": move["trait"],
+                       "card": move["card"]})
+    att = st.species[seat][pending["species"]]
+    target = st.species[pending["target_seat"]][pending["target"]]
+    if st.hands[seat] and _negatable(st, seat, att, pending["target_seat"], target,
+                                     pending["negated"]):
+        return False
+    st.pending = None
+    resolve_attack(st, seat, att, pending["target_seat"], target, pending["negated"],
+                   rng, events)
+    return True
+
+
+def _feed_strike(st: NSState, seat: int, move: Move, rng: random.Random,
+                 events: list[Event] | None) -> bool:
+    pending = st.pending
+    assert pending is not None
+    st.pending = None
+    att = st.species[seat][pending["species"]]
+    target = st.species[pending["target_seat"]][pending["target"]]
+    resolve_attack(st, seat, att, pending["target_seat"], target, pending["negated"],
+                   rng, events)
+    return True
+
+
+#: How each feeding move is played (any other type is a ``strike``); false when the turn
+#: stays with the seat (an attack's Intelligence choices are still open).
+_FEEDS: Final[dict[str, Callable[[NSState, int, Move, random.Random, list[Event] | None],
+                                 bool]]] = {
+    "pass": _feed_pass,
+    "eat": _feed_eat,
+    "intelligence": _feed_intelligence,
+    "attack": _feed_attack,
+    "negate": _feed_negate,
+}
 
 
 def _take_plant(st: NSState, sp: Species) -> int:

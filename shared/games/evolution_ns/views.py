@@ -94,7 +94,21 @@ def sample_from_view(view: View, seat: int | None, rng: random.Random) -> NSStat
     seen = set(known)
     pool = [c for c in range(DECK_SIZE) if c not in seen]
     shuffle(rng, pool)
-    for k in range(n):
+    _deal_hidden(st, view, seat, rows, pool, rng)
+    st.removed = [pool.pop() for _ in range(view["removed_size"])]
+    if len(pool) != view["deck_size"]:
+        raise ValueError("view is inconsistent with the card composition")
+    st.deck = pool
+    st.species = rows
+    _quick_base(st, view, seat, rows)
+    return st
+
+
+def _deal_hidden(st: NSState, view: View, seat: int | None, rows: list[list[Species]],
+                 pool: list[int], rng: random.Random) -> None:
+    """Every seat's hand and food card (the viewer's from ``view``, the others' from
+    ``pool``) and the others' face-down traits, seat by seat."""
+    for k in range(st.num_players):
         if k == seat:
             st.hands[k] = list(view["hand"])
             st.food_cards[k] = view["food_card"]
@@ -105,13 +119,13 @@ def sample_from_view(view: View, seat: int | None, rng: random.Random) -> NSStat
         for sp in rows[k]:
             for _ in range(sp.down):
                 sp.traits.append(_fitting_card(sp, pool, rng))
-    st.removed = [pool.pop() for _ in range(view["removed_size"])]
-    if len(pool) != view["deck_size"]:
-        raise ValueError("view is inconsistent with the card composition")
-    st.deck = pool
-    st.species = rows
+
+
+def _quick_base(st: NSState, view: View, seat: int | None, rows: list[list[Species]]) -> None:
+    """Quick variant (N-3.10): the rows as the phase began, and the viewer's staged play."""
+    n = st.num_players
     if seat is not None and view.get("my_base") is not None:
-        # Quick variant (N-3.10): the others' rows are their rows as the phase began.
+        # The others' rows are their rows as the phase began.
         st.qbase = [{"species": [sp.to_json() for sp in rows[k]], "hand": len(st.hands[k])}
                     for k in range(n)]
         st.qbase[seat] = {"species": [dict(s) for s in view["my_base"]["species"]],
@@ -122,7 +136,6 @@ def sample_from_view(view: View, seat: int | None, rng: random.Random) -> NSStat
     elif view["quick"] and view["phase"] == "play":
         st.qbase = [{"species": [sp.to_json() for sp in rows[k]], "hand": len(st.hands[k])}
                     for k in range(n)]
-    return st
 
 
 def _fitting_card(sp: Species, pool: list[int], rng: random.Random) -> int:

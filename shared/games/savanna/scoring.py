@@ -104,21 +104,7 @@ def score_savanna(grid: Grid, lion_prey: Sequence[Cell] | None = None) -> Savann
     pts = dict.fromkeys(CARD_TYPES, 0)
 
     # S-3.1 grass: every edge-connected group scores by its size.
-    seen: set[Cell] = set()
-    for start in by_type["grass"]:
-        if start in seen:
-            continue
-        seen.add(start)
-        stack, size = [start], 0
-        while stack:
-            r, c = stack.pop()
-            size += 1
-            for dr, dc in _NEIGHBOURS:
-                nxt = (r + dr, c + dc)
-                if nxt not in seen and cells.get(nxt) == "grass":
-                    seen.add(nxt)
-                    stack.append(nxt)
-        pts["grass"] += GRASS_POINTS[min(size, len(GRASS_POINTS)) - 1]
+    pts["grass"] = _grass_points(cells, by_type["grass"])
 
     # S-3.2 acacia: 2 per row and 2 per column holding at least one acacia, counted once per
     # savanna (not once per acacia: see the rule's reasoning in docs/rules/savanna.md).
@@ -144,48 +130,93 @@ def score_savanna(grid: Grid, lion_prey: Sequence[Cell] | None = None) -> Savann
 
     # S-3.7 cheetah: 3 per gazelle on either diagonal line (any distance, never blocked);
     # cheetahs share prey; every counted gazelle is then removed.
-    cheetah_prey: set[Cell] = set()
-    for cr, cc in by_type["cheetah"]:
-        for gr, gc in by_type["gazelle"]:
-            if abs(gr - cr) == abs(gc - cc):
-                pts["cheetah"] += 3
-                cheetah_prey.add((gr, gc))
+    pts["cheetah"], cheetah_prey = _cheetahs(by_type["cheetah"], by_type["gazelle"])
     for cell in cheetah_prey:
         del cells[cell]
 
     # S-3.8 lion: a lion next to grass hunts one remaining zebra/gazelle anywhere (4 points);
     # lions never share prey; prey chosen to maximise the total, ties by lowest (row, col).
-    hunters = sum(1 for cell in by_type["lion"] if "grass" in _adjacent(cells, cell))
-    if lion_prey is not None:
-        chosen = sorted(lion_prey)
-        if len(chosen) > hunters or len(set(chosen)) != len(chosen) or any(
-                cells.get(p) not in ("zebra", "gazelle") for p in chosen):
-            raise ValueError(f"impossible lion prey {chosen}")
-    elif hunters:
-        prey = [cell for cell, card in cells.items() if card in ("zebra", "gazelle")]
-        prey.sort(key=lambda p: (-lion_prey_weight(cells, p), p))
-        chosen = sorted(prey[:hunters])
-    else:
-        chosen = []
+    chosen = _lion_prey(cells, by_type["lion"], lion_prey)
     pts["lion"] = 4 * len(chosen)
     for cell in chosen:
         del cells[cell]
 
-    # S-3.9 elephant: 6, -2 per adjacent animal of another type (hunted cards are gone).
-    for cell in by_type["elephant"]:
-        others = sum(1 for t in _adjacent(cells, cell) if t in ANIMALS and t != "elephant")
-        pts["elephant"] += 6 - 2 * others
-
+    pts["elephant"] = _elephants(cells, by_type["elephant"])
     hunted = sorted(cheetah_prey) + chosen
-    # S-3.10 hyena: 3 per hunted animal within 2 cards (Chebyshev distance, DECISION).
-    for hr, hc in by_type["hyena"]:
-        pts["hyena"] += 3 * sum(1 for r, c in hunted if max(abs(r - hr), abs(c - hc)) <= 2)
-
-    # S-3.11 vulture: 4 per hunted animal below it in the same column.
-    for vr, vc in by_type["vulture"]:
-        pts["vulture"] += 4 * sum(1 for r, c in hunted if c == vc and r > vr)
-
+    pts["hyena"], pts["vulture"] = _scavengers(by_type["hyena"], by_type["vulture"], hunted)
     return SavannaScore(pts, gazelles, sorted(cheetah_prey), chosen)
+
+
+def _grass_points(cells: Grid, grass: list[Cell]) -> int:
+    """S-3.1: the points of every edge-connected group of grass, by its size."""
+    points = 0
+    seen: set[Cell] = set()
+    for start in grass:
+        if start in seen:
+            continue
+        seen.add(start)
+        stack, size = [start], 0
+        while stack:
+            r, c = stack.pop()
+            size += 1
+            for dr, dc in _NEIGHBOURS:
+                nxt = (r + dr, c + dc)
+                if nxt not in seen and cells.get(nxt) == "grass":
+                    seen.add(nxt)
+                    stack.append(nxt)
+        points += GRASS_POINTS[min(size, len(GRASS_POINTS)) - 1]
+    return points
+
+
+def _cheetahs(cheetahs: list[Cell], gazelles: list[Cell]) -> tuple[int, set[Cell]]:
+    """S-3.7: the cheetahs' points and the gazelles they hunt."""
+    points = 0
+    prey: set[Cell] = set()
+    for cr, cc in cheetahs:
+        for gr, gc in gazelles:
+            if abs(gr - cr) == abs(gc - cc):
+                points += 3
+                prey.add((gr, gc))
+    return points, prey
+
+
+def _lion_prey(cells: Grid, lions: list[Cell], forced: Sequence[Cell] | None) -> list[Cell]:
+    """S-3.8: the cells the lions hunt in ``cells`` (cheetahs' prey gone), sorted: ``forced``
+    when given (checked), else the heaviest prey (``lion_prey_weight``)."""
+    hunters = sum(1 for cell in lions if "grass" in _adjacent(cells, cell))
+    if forced is not None:
+        chosen = sorted(forced)
+        if len(chosen) > hunters or len(set(chosen)) != len(chosen) or any(
+                cells.get(p) not in ("zebra", "gazelle") for p in chosen):
+            raise ValueError(f"impossible lion prey {chosen}")
+        return chosen
+    if not hunters:
+        return []
+    prey = [cell for cell, card in cells.items() if card in ("zebra", "gazelle")]
+    prey.sort(key=lambda p: (-lion_prey_weight(cells, p), p))
+    return sorted(prey[:hunters])
+
+
+def _elephants(cells: Grid, elephants: list[Cell]) -> int:
+    """S-3.9 elephant: 6, -2 per adjacent animal of another type (hunted cards are gone)."""
+    points = 0
+    for cell in elephants:
+        others = sum(1 for t in _adjacent(cells, cell) if t in ANIMALS and t != "elephant")
+        points += 6 - 2 * others
+    return points
+
+
+def _scavengers(hyenas: list[Cell], vultures: list[Cell], hunted: list[Cell]) -> tuple[int, int]:
+    """S-3.10 and S-3.11: the hyenas' and the vultures' points from the ``hunted`` cells."""
+    # S-3.10 hyena: 3 per hunted animal within 2 cards (Chebyshev distance, DECISION).
+    hyena = 0
+    for hr, hc in hyenas:
+        hyena += 3 * sum(1 for r, c in hunted if max(abs(r - hr), abs(c - hc)) <= 2)
+    # S-3.11 vulture: 4 per hunted animal below it in the same column.
+    vulture = 0
+    for vr, vc in vultures:
+        vulture += 4 * sum(1 for r, c in hunted if c == vc and r > vr)
+    return hyena, vulture
 
 
 def gazelle_bonus(counts: list[int]) -> list[int]:

@@ -17,7 +17,7 @@ from shared.games.evolution_ns.cutoff import (
 )
 from shared.games.evolution_ns.state import NSState
 from shared.kernel.protocol import Cutoff, State
-from shared.search import SearchBudget, search_move
+from shared.search import SearchBudget, SearchConfig, search_move
 from shared.search.ismcts import rewards
 from tests.games.evolution_ns.helpers import Builder
 
@@ -136,7 +136,7 @@ def test_search_playouts_stop_at_the_start_of_the_round_past_the_horizon(rounds:
     cut = Recording(rounds)
     stats: dict[str, Any] = {}
     move = search_move(GAME, st.view(seat), seat, SearchBudget(60, 60.0), random.Random(2),
-                       stats, cutoff=cut, stop_when_decided=False)
+                       stats=stats, config=SearchConfig(cutoff=cut, stop_when_decided=False))
     assert move in st.legal_moves(seat)
     # Round 1 of about nine: every playout is cut, right where the horizon's next round
     # begins (its cards dealt, N-3.1), never later.
