@@ -99,6 +99,9 @@ def test_malformed_moves_are_422_before_the_engine(client: FlaskClient, move: di
         headers={"Authorization": f"Bearer {match['tokens'][0]['token']}"})
     problem = assert_problem(response, 422, mentions=mentions)
     assert problem["version"] == match["version"]
+    # Refused by the shape check, not by the engine (whose refusal is an "illegal move" that
+    # names the same fields).
+    assert problem["detail"].startswith("malformed move: "), problem["detail"]
 
 
 def test_a_client_seed_is_marked_for_every_seat(client: FlaskClient) -> None:
