@@ -248,6 +248,7 @@ def _savanna_with_a_variant(spec: str, a_seat: int) -> tuple[list[Bot], int]:
     return bots, decisions
 
 
+@pytest.mark.slow  # seeded matches of searching bots
 def test_a_reusing_bot_keeps_its_tree_from_its_own_observations() -> None:
     # Savanna (every step simultaneous): the bench plays seats in order and the reusing bot
     # finds its next decision in its tree, in either seat, from what its seat observed.
@@ -260,6 +261,7 @@ def test_a_reusing_bot_keeps_its_tree_from_its_own_observations() -> None:
         assert bots[1 - a_seat].trees.hits + bots[1 - a_seat].trees.misses == 0
 
 
+@pytest.mark.slow  # seeded matches of searching bots
 def test_a_bot_keeping_every_seats_tree_follows_them_by_its_own_observations() -> None:
     # ``+moreuse`` in Savanna: both seats' trees are found again at most of the bot's
     # decisions, from the moves as its seat observed them (the other's picks stay hidden).

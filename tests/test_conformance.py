@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 import pytest
 
@@ -21,25 +22,25 @@ GAMES = all_games()
 MAX_STEPS = 5000
 
 
-def _cases() -> list[tuple[Game, int, int]]:
+def _cases() -> list[Any]:
+    """Every game at every player count, three seeds. ``make test-fast`` plays seed 0 at the
+    fewest and the most players; the rest are ``slow`` (``make test`` plays them)."""
     cases = []
     for game in GAMES:
         for players in range(game.min_players, game.max_players + 1):
             for seed in range(3):
-                cases.append((game, players, seed))
+                quick = seed == 0 and players in (game.min_players, game.max_players)
+                cases.append(pytest.param((game, players, seed),
+                                          id=f"{game.id}-{players}p-seed{seed}",
+                                          marks=[] if quick else [pytest.mark.slow]))
     return cases
-
-
-def _ids(case: tuple[Game, int, int]) -> str:
-    game, players, seed = case
-    return f"{game.id}-{players}p-seed{seed}"
 
 
 def test_catalogue_is_not_empty() -> None:
     assert {game.id for game in GAMES} >= {"savanna"}
 
 
-@pytest.mark.parametrize("case", _cases(), ids=_ids)
+@pytest.mark.parametrize("case", _cases())
 def test_random_play_conforms(case: tuple[Game, int, int]) -> None:
     game, players, seed = case
     rng = random.Random(seed)
