@@ -27,6 +27,7 @@ def _positions(game: Game, players: int, seed: int, count: int) -> list[tuple[St
     return [trace[i * len(trace) // count] for i in range(count)]
 
 
+@pytest.mark.slow  # searches over seeded random play of every engine
 @pytest.mark.parametrize("game", GAMES, ids=lambda g: g.id)
 def test_search_plays_legal_moves_knowing_only_the_view(game: Game) -> None:
     for players in sorted({game.min_players, min(4, game.max_players)}):
@@ -65,6 +66,7 @@ def _move_value(state: State, move: dict[str, Any]) -> float:
     return total / len(replies)
 
 
+@pytest.mark.slow  # exhaustive valuation, then searches
 def test_savanna_search_finds_the_decisive_pick_near_the_end() -> None:
     # Two seats, two draft steps before the end: exhaustively valued positions (seat 0 best
     # play, seat 1 uniformly random, exactly what the search models) where one pick is

@@ -63,6 +63,7 @@ def test_an_empty_tree_searches_exactly_as_without_one() -> None:
             child.visits for child in tree.root.children.values()) == BUDGET.simulations
 
 
+@pytest.mark.slow  # seeded matches of searching seats
 @pytest.mark.parametrize("players", [2, 3])
 def test_a_reusing_seat_plays_legal_moves_and_keeps_its_statistics(players: int) -> None:
     cache = TreeCache()
