@@ -8,7 +8,7 @@ PYTEST_WORKERS ?= 2
 # tests/js/package.json and its lock file, installed with `npm ci`.
 NODE_STAMP := tests/js/node_modules/.installed-stamp
 
-.PHONY: install accel run test lint bench bench-strength openapi clean chromium rabbitmq
+.PHONY: install accel run test test-fast lint bench bench-strength openapi clean chromium rabbitmq
 
 $(STAMP): requirements.txt requirements-dev.txt constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -44,6 +44,13 @@ test: $(STAMP) $(NODE_STAMP) chromium rabbitmq
 	$(MAKE) --no-print-directory lint
 	$(BIN)/python -m shared.infra.accel build
 	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadgroup
+
+# The development loop: the unit, engine and API tests (Flask's test
+# client on a real Redis). Left out: the `integration` tests (gunicorn, the Celery worker,
+# the browser, RabbitMQ, the cluster's failover) and the `slow` ones (long seeded random play,
+# the compiled build). `make test` runs everything.
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -m "not integration and not slow" -n $(PYTEST_WORKERS) --dist loadgroup
 
 # Style (ruff), the layer contracts (import-linter, pyproject.toml [tool.importlinter]) and
 # the types (mypy --strict, pyproject.toml [tool.mypy]).

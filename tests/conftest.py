@@ -67,9 +67,11 @@ def redis_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalClu
 
 
 # The match store's contract holds on both: a test taking ``store_client`` runs on each. The
-# cluster's runs share one xdist group, so one worker starts the cluster.
+# cluster's runs share one xdist group, so one worker starts the cluster; they are ``slow``
+# (starting six nodes), so ``make test-fast`` runs the single Redis only.
 STORES = [pytest.param("redis", id="redis"),
-          pytest.param("cluster", id="cluster", marks=pytest.mark.xdist_group("redis-cluster"))]
+          pytest.param("cluster", id="cluster",
+                       marks=[pytest.mark.xdist_group("redis-cluster"), pytest.mark.slow])]
 
 
 @pytest.fixture(params=STORES)

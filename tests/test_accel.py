@@ -8,8 +8,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from shared.games import all_games
 from shared.infra import accel
+
+# Not in `make test-fast`: the build takes a minute or more of CPU and its check plays seeded
+# matches on the build and on the sources.
+pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[1]
 CHECK = ["bench.accel_check", "--matches", "60", "--searches", "2", "--simulations", "150"]

@@ -220,5 +220,3 @@ def test_shared_firsts_count_half_in_the_score() -> None:
     lo, hi = wilson(1.5, 4)
     assert "first=2 rate=0.500" in line and "ties=1 score=1.5 score_rate=0.375" in line
     assert f"score_wilson95=[{lo:.3f}, {hi:.3f}]" in line
-
-

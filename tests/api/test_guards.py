@@ -13,6 +13,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from api.guards import declared_query_parameters
+from bench.round_trips import RoundTrips
 from tests.api.test_errors import TWO_HUMANS, assert_problem
 
 
@@ -22,16 +23,44 @@ def created(client: FlaskClient, **extra: Any) -> dict[str, Any]:
     return response.get_json()
 
 
+#: Every route that takes a match or tournament id, with its method.
+MATCH_ROUTES = (("GET", ""), ("GET", "/events"), ("GET", "/stream"), ("GET", "/moves"),
+                ("GET", "/hint"), ("POST", "/join"), ("POST", "/moves"))
+TOURNAMENT_ROUTES = (("GET", ""), ("GET", "/matches"), ("GET", "/results"),
+                     ("GET", "/stream"), ("POST", "/cancel"))
+
+
 @pytest.mark.parametrize("suffix", [":tok", ":log", ":idem:x", ":lease:0:1", "*", "%2A",
                                     "F3489383062A8D04", "f3489383062a8d0", "0" * 17])
 def test_ids_not_of_the_pattern_are_404_before_redis(client: FlaskClient, suffix: str) -> None:
+    """Refused by the guard itself: not one Redis round trip is spent on the request (without
+    the guard, most of these would still be 404, from the store, after asking Redis)."""
     match_id = created(client)["id"]
     bad = match_id + suffix if suffix[0] in ":*%" else suffix
-    for method, path in (("GET", ""), ("GET", "/events"), ("GET", "/stream"),
-                         ("GET", "/moves"), ("POST", "/join"), ("POST", "/moves")):
-        response = client.open(f"/v1/matches/{bad}{path}", method=method, json={})
+    for method, path in MATCH_ROUTES:
+        with RoundTrips() as trips:
+            response = client.open(f"/v1/matches/{bad}{path}", method=method, json={})
         assert_problem(response, 404, mentions="no match")
-    assert_problem(client.get(f"/v1/tournaments/{bad}"), 404, mentions="no tournament")
+        assert trips.count == 0, (method, path, trips.count)
+    for method, path in TOURNAMENT_ROUTES:
+        with RoundTrips() as trips:
+            response = client.open(f"/v1/tournaments/{bad}{path}", method=method, json={})
+        assert_problem(response, 404, mentions="no tournament")
+        assert trips.count == 0, (method, path, trips.count)
+    with RoundTrips() as trips:
+        response = client.get(f"/play/{bad}")
+    assert response.status_code == 404 and trips.count == 0
+
+
+def test_well_formed_unknown_ids_are_looked_up(client: FlaskClient) -> None:
+    """The control of the test above: an id of the pattern reaches the store (its 404 costs
+    round trips), so a count of 0 there is the guard's doing, not a counter that sees nothing."""
+    for url, mentions in (("/v1/matches/0123456789abcdef", "match"),
+                          ("/v1/tournaments/0123456789abcdef", "tournament")):
+        with RoundTrips() as trips:
+            response = client.get(url)
+        assert_problem(response, 404, mentions=mentions)
+        assert trips.count >= 1
 
 
 @pytest.mark.parametrize(("method", "path"), [
@@ -70,6 +99,9 @@ def test_malformed_moves_are_422_before_the_engine(client: FlaskClient, move: di
         headers={"Authorization": f"Bearer {match['tokens'][0]['token']}"})
     problem = assert_problem(response, 422, mentions=mentions)
     assert problem["version"] == match["version"]
+    # Refused by the shape check, not by the engine (whose refusal is an "illegal move" that
+    # names the same fields).
+    assert problem["detail"].startswith("malformed move: "), problem["detail"]
 
 
 def test_a_client_seed_is_marked_for_every_seat(client: FlaskClient) -> None:

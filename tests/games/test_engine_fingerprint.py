@@ -16,11 +16,13 @@ RECORDED = json.loads((Path(__file__).parent / "fixtures" / "engine_fingerprints
                       .read_text())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_id", GAMES)
 def test_seeded_random_matches_are_unchanged(game_id: str) -> None:
     assert match_digest(get_game(game_id)) == RECORDED[game_id]["matches"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_id", GAMES)
 def test_seeded_searches_are_unchanged(game_id: str) -> None:
     assert search_digest(get_game(game_id)) == RECORDED[game_id]["searches"]

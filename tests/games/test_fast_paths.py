@@ -34,6 +34,7 @@ def reference_id(move: Move) -> str:
     return ":".join(parts)
 
 
+@pytest.mark.slow  # seeded random play of every engine
 @pytest.mark.parametrize("game_id", GAMES)
 def test_random_move_is_the_listed_move_at_the_same_draw(game_id: str) -> None:
     game = get_game(game_id)

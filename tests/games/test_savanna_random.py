@@ -160,6 +160,7 @@ def play_match(players: int, seed: int) -> None:
     heavy_checks(state, rng)
 
 
+@pytest.mark.slow
 @pytest.mark.rule("S-1.1", "S-2.2", "S-2.3", "S-2.4", "S-2.5", "S-2.6", "S-4.1", "S-4.2",
                   "S-4.3")
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])

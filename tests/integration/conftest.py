@@ -19,7 +19,17 @@ from scripts.localredis import free_port
 from scripts.stack import ROOT, UNLIMITED, start_api, start_worker, wait_healthy
 from shared.infra.queue import BOT_QUEUE
 
-pytestmark = pytest.mark.integration
+HERE = Path(__file__).resolve().parent
+
+
+@pytest.hookimpl(tryfirst=True)  # before ``-m`` deselects
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test of this folder is an integration test, so ``-m "not integration"`` (``make
+    test-fast``) leaves it out. A conftest's ``pytestmark`` marks nothing: the four files
+    without their own marker (flood, guards, rated end, schemathesis) ran in the fast set."""
+    for item in items:
+        if HERE in item.path.parents:
+            item.add_marker(pytest.mark.integration)
 
 
 @pytest.fixture(scope="session")

@@ -149,19 +149,36 @@ def test_long_poll_returns_when_the_version_moves(client: Client, worker: Worker
 
 
 def test_event_stream_reports_new_versions(client: Client, worker: Worker) -> None:
+    """The move's version arrives as one whole event: its id, its name and a data line with
+    that version and its log entry (a stream that ends with no data line fails)."""
     created = client.create({"game": "savanna", "seats": [{"kind": "human"}] * 2})
     token = created["tokens"][0]["token"]
     stream = client.http.get(f"{client.base}/v1/matches/{created['id']}/stream",
                              params={"since": created["version"]}, stream=True, timeout=30)
     assert stream.headers["Content-Type"].startswith("text/event-stream")
     moves = client.call("GET", f"/v1/matches/{created['id']}/moves", token).json()
-    client.call("POST", f"/v1/matches/{created['id']}/moves", token,
-                json={"version": moves["version"], "move_id": moves["moves"][0]["id"]})
+    posted = client.call("POST", f"/v1/matches/{created['id']}/moves", token,
+                         json={"version": moves["version"], "move_id": moves["moves"][0]["id"]})
+    assert posted.status_code == 200, posted.text
+    fields: dict[str, str] = {}
+    deadline = time.monotonic() + 20  # the event comes at once; keep-alives come every 15 s
     for line in stream.iter_lines(decode_unicode=True):
-        if line.startswith("data:"):
-            assert json.loads(line[5:])["version"] == created["version"] + 1
+        if time.monotonic() > deadline:
             break
+        if not line:
+            if "event" in fields:  # the end of the first named event
+                break
+            fields = {}  # the retry hint or a keep-alive: no event yet
+        elif not line.startswith(":"):
+            name, _, value = line.partition(":")
+            fields[name] = value.strip()
     stream.close()
+    new_version = created["version"] + 1
+    assert fields.get("event") == "version" and fields.get("id") == str(new_version), fields
+    assert "data" in fields, f"the event has no data line: {fields}"
+    data = json.loads(fields["data"])
+    assert data["version"] == new_version and data["status"] == "running"
+    assert data["entry"] is not None and data["entry"]["version"] == new_version
 
 
 def test_open_seat_joined_over_http(client: Client, worker: Worker) -> None:

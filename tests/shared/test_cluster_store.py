@@ -75,6 +75,7 @@ def _replica_of(cluster: LocalCluster, client: RedisClient, key: str) -> redis.R
                        decode_responses=True)
 
 
+@pytest.mark.slow  # starts the Redis Cluster
 @pytest.mark.xdist_group("redis-cluster")
 def test_a_write_is_answered_once_its_replica_has_it(redis_cluster: LocalCluster) -> None:
     """With ``replica_acks`` the commit's WAIT runs on the connection that wrote (a WAIT on
@@ -100,6 +101,7 @@ def test_a_write_is_answered_once_its_replica_has_it(redis_cluster: LocalCluster
     client.close()
 
 
+@pytest.mark.slow  # starts the Redis Cluster
 @pytest.mark.xdist_group("redis-cluster")
 def test_a_master_without_a_live_replica_is_written_without_waiting(
         redis_cluster: LocalCluster) -> None:

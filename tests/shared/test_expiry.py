@@ -96,6 +96,7 @@ def used_memory(client: redis.Redis) -> int:
     return int(client.info("memory")["used_memory"])
 
 
+@pytest.mark.slow  # hundreds of matches created and finished
 def test_memory_stays_flat_over_created_and_finished_matches(redis_client: redis.Redis
                                                              ) -> None:
     # The kept result and log outlive the match (2 s) and go too.

@@ -67,6 +67,7 @@ def first_error(validator: Any, instance: Any) -> str:
                  for e in validator.iter_errors(instance)), "")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES, ids=IDS)
 def test_every_view_and_legal_move_of_random_play_fits_the_game_schemas(game: Game) -> None:
     view_check, move_check = fast_validators(game)

@@ -51,7 +51,13 @@ def test_wait_for_change_wakes_on_commit(store_client: RedisClient) -> None:
     store.create(record(), {})
     timer = threading.Timer(0.2, lambda: store.commit(record(version=2), 1))
     timer.start()
+    started = time.monotonic()
     assert store.wait_for_change("m1", 1, timeout=20) == 2
+    waited = time.monotonic() - started
     timer.join()
+    # Woken by the commit's publish, not by the timeout's last look: without the PUBLISH in
+    # _COMMIT the waiter still sees version 2, but only after the whole 20 s. The bound is
+    # generous (the commit lands at 0.2 s), so a busy machine does not fail it.
+    assert waited < 2.0, f"woke after {waited:.1f} s: the commit did not wake the waiter"
     assert store.wait_for_change("m1", 2, timeout=0.1) == 2  # timed out, unchanged
     assert store.wait_for_change("missing", 1, timeout=0.1) is None

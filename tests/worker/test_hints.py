@@ -4,6 +4,7 @@ match store, and the API side's one search per question."""
 from __future__ import annotations
 
 import threading
+import time
 from typing import Any
 
 import pytest
@@ -167,11 +168,15 @@ def test_a_late_answer_wakes_the_waiting_ask(service: MatchService) -> None:
         hints.hint(service, record.id, seat, busy, wait=0.1)
     timer = threading.Timer(0.3, answer, (service, record.id, seat, record.version))
     timer.start()
+    started = time.monotonic()
     try:
         got = hints.hint(service, record.id, seat, busy, wait=10.0)
     finally:
         timer.join()
     assert got["version"] == record.version and len(busy.sent) == 1
+    # Woken by the answer's announcement: without it the ask still finds the answer, but
+    # only on its last look at the end of the 10 s wait.
+    assert time.monotonic() - started < 5
 
 
 def test_a_search_that_fails_or_is_never_sent_is_asked_again(

@@ -105,6 +105,7 @@ def test_simulation_budget_is_counted_exactly() -> None:
     assert sum(stats["visits"].values()) == 123  # every iteration passes through one root edge
 
 
+@pytest.mark.slow  # 40 positions, each searched twice
 def test_stopping_once_decided_returns_the_full_budgets_move() -> None:
     # The early stop may only save iterations, never change the answer: over many positions
     # and seeds it returns exactly the move of the uncut search, and it does cut some.

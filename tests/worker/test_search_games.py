@@ -12,7 +12,6 @@ from shared.kernel.protocol import Cutoff, Game, State
 from shared.search import SearchBudget, SearchConfig, search_move
 
 GAMES = all_games()
-GAME_IDS = {game.id for game in GAMES}
 TINY = SearchBudget(simulations=25, time_cap=60.0)
 
 
@@ -28,6 +27,7 @@ def _positions(game: Game, players: int, seed: int, count: int) -> list[tuple[St
     return [trace[i * len(trace) // count] for i in range(count)]
 
 
+@pytest.mark.slow  # searches over seeded random play of every engine
 @pytest.mark.parametrize("game", GAMES, ids=lambda g: g.id)
 def test_search_plays_legal_moves_knowing_only_the_view(game: Game) -> None:
     for players in sorted({game.min_players, min(4, game.max_players)}):
@@ -67,7 +67,7 @@ def _move_value(state: State, move: dict[str, Any]) -> float:
     return total / len(replies)
 
 
-@pytest.mark.skipif("savanna" not in GAME_IDS, reason="savanna engine not registered yet")
+@pytest.mark.slow  # exhaustive valuation, then searches
 def test_savanna_search_finds_the_decisive_pick_near_the_end() -> None:
     # Two seats, two draft steps before the end: exhaustively valued positions (seat 0 best
     # play, seat 1 uniformly random, exactly what the search models) where one pick is
@@ -122,7 +122,6 @@ def _evolution_last_feeding(animals: list[dict[str, Any]], **flags: Any) -> Stat
     return get_game("evolution").state_from_json(data)
 
 
-@pytest.mark.skipif("evolution" not in GAME_IDS, reason="evolution engine not registered yet")
 def test_evolution_search_finds_the_one_attack_that_decides() -> None:
     # Seat 0's hungry carnivore must eat or starve (no food left). Eating the plain animal
     # ties 4-4 and loses the tie-break; eating the two-trait animal wins 4-2.
@@ -137,7 +136,6 @@ def test_evolution_search_finds_the_one_attack_that_decides() -> None:
         assert move == {"type": "attack", "carnivore": 1, "target": 3}
 
 
-@pytest.mark.skipif("evolution" not in GAME_IDS, reason="evolution engine not registered yet")
 def test_evolution_defender_not_on_turn_drops_the_right_trait() -> None:
     # Seat 0 attacked seat 1's Tail Loss + Parasite animal; seat 1 decides off turn. Dropping
     # Tail Loss keeps 7 points to seat 0's 6; dropping Parasite (3 points) or being eaten

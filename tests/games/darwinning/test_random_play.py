@@ -70,6 +70,7 @@ def _heavy(st: DarwinningState, step: int) -> None:
             map(sampled.move_id, sampled.legal_moves(seat)))
 
 
+@pytest.mark.slow
 @pytest.mark.rule("D-2.1", "D-2.2", "D-12")
 @pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c[0]}p-v{c[1]}-{c[2]}eras-{c[3]}")
 def test_random_play_invariants(case: tuple[int, str, int, int]) -> None:

@@ -134,6 +134,26 @@ def test_d10_1_who_may_eat_whom() -> None:
     assert can_eat(5, set(), 3, {11})  # Camouflage: only directly next to it
 
 
+@pytest.mark.rule("D-7.8", "D-14.2")
+def test_d7_8_a_borrowed_environment_gives_2_food_whatever_the_lender_has() -> None:
+    """The elephant has plains at 3 food, the mouse highland at 1 (and plains at 2): the fish
+    borrowing either gets 2, as for an environment it adapted to."""
+    st = bare(3, ["fish", "elephant", "mouse"], envs=("plains", "highland", "ocean"))
+    give(st, 0, 2, "acorn-2a")  # Symbiosis
+    assert st.boards[1].printed_envs[env("plains")] == 3
+    assert st.boards[2].printed_envs[env("highland")] == 1
+    survival_position(st)
+    assert st.to_move() == [0]
+    for borrowed in ("plains", "highland"):
+        fish = st.clone()
+        fish.apply(0, {"type": "symbiosis", "environment": borrowed}, RNG)
+        assert fish.symbiosis == {0: env(borrowed)}
+        food = survival.food(fish, 0)
+        assert food["symbiosis"] == 2, borrowed
+        # Its own ocean at 3, the borrowed one at 2, its printed Herd Animal -1.
+        assert food["environments"] == 3 and food["total"] == 3 + 2 - 1
+
+
 @pytest.mark.rule("D-14.2")
 def test_symbiosis_borrows_one_environment_the_player_chooses() -> None:
     st = bare(3, ["fish", "mouse", "ape"], envs=("plains", "forest", "ocean"))

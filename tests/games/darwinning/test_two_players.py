@@ -51,11 +51,11 @@ def test_d11_1_dummy_between_the_players_three_face_up_cards() -> None:
 
 @pytest.mark.rule("D-11.2", "D-13.3")
 def test_d11_2_any_combination_dummy_cards_with_a_hand_card_v2_2_announced() -> None:
-    st = two(hands=(["acorn-9a", "flower-9a", "blueberry-4a"], ["flower-2a", "acorn-2b"]),
+    st = two(hands=(["acorn-9a", "flower-9a", "blueberry-3a"], ["flower-2a", "acorn-2b"]),
              dummy=["acorn-7a", "acorn-8a", "flower-3a"])
     # v2.2: the hand cards first; a lone 3 may be played (it pairs with the dummy's 3).
     plays = [sorted(m["cards"]) for m in st.legal_moves(0)]
-    assert [card("blueberry-4a")] in plays and all(m.keys() == {"type", "cards"}
+    assert [card("blueberry-3a")] in plays and all(m.keys() == {"type", "cards"}
                                                    for m in st.legal_moves(0))
     st.apply(0, {"type": "play", "cards": sorted([card("acorn-9a")])}, RNG)
     # The second player need not beat it: a weaker pair of 2s is allowed.
@@ -76,6 +76,44 @@ def test_d11_2_any_combination_dummy_cards_with_a_hand_card_v2_2_announced() -> 
     assert {"type": "play", "cards": [card("acorn-9a")],
             "dummy": [card("acorn-7a"), card("acorn-8a")]} in old.legal_moves(0)
     assert not [m for m in old.legal_moves(0) if not m["cards"]]  # a hand card at least
+
+
+@pytest.mark.rule("D-11.2", "D-13.3")
+def test_d11_2_the_rulebooks_example_7_8_and_3_on_the_table() -> None:
+    """As printed: FI "Jos pöydällä on 7, 8 ja 3, vuorossa oleva pelaaja voi pelata 3:n missä
+    tahansa värissä muodostaakseen parin, 9 muodostaakseen värisuoran tai 6:en" (with 7, 8
+    and 3 on the table the player may play a 3 of any colour to make a pair, a 9 for a straight
+    flush, or a 6); CZ "trojku libovolné barvy, aby utvořila pár s vyloženou 3. Nebo by mohl
+    použít 6 či 9, aby zahrál čistou postupku" (a 3 of any colour to pair the table's 3, or a 6
+    or a 9 for a straight flush)."""
+    table = ["acorn-7a", "acorn-8a", "flower-3a"]
+    hands = (["blueberry-3a", "acorn-9a", "acorn-6a"], ["flower-2a", "acorn-2b"])
+    st = two(hands=hands, dummy=table)
+    plays = [m["cards"] for m in st.legal_moves(0)]
+    for lone in ("blueberry-3a", "acorn-9a", "acorn-6a"):
+        assert [card(lone)] in plays, lone
+    # The lone 3, of another colour than the table's, then the opponent's pair of 2s.
+    st.apply(0, {"type": "play", "cards": [card("blueberry-3a")]}, RNG)
+    st.apply(1, {"type": "play", "cards": sorted([card("flower-2a"), card("acorn-2b")])}, RNG)
+    # The table's 3 is the only dummy card that makes a combination with it: a pair.
+    assert sorted(m["dummy"] for m in st.legal_moves(0)) == [[], [card("flower-3a")]]
+    for dummy, winner in (([card("flower-3a")], 0), ([], 1)):
+        trick = st.clone()
+        trick.apply(0, {"type": "announce", "dummy": dummy}, RNG)
+        trick.apply(1, {"type": "announce", "dummy": []}, RNG)
+        # Paired, the 3s beat the 2s; alone, a single card loses to the pair.
+        assert trick.winner == winner, dummy
+    # The 9 or the 6 of the 7 and 8's colour: a straight flush with the table's 7 and 8.
+    for lone in ("acorn-9a", "acorn-6a"):
+        st = two(hands=hands, dummy=table)
+        st.apply(0, {"type": "play", "cards": [card(lone)]}, RNG)
+        st.apply(1, {"type": "play", "cards": sorted([card("flower-2a"), card("acorn-2b")])},
+                 RNG)
+        assert {"type": "announce", "dummy": [card("acorn-7a"), card("acorn-8a")]} in \
+            st.legal_moves(0), lone
+        st.apply(0, {"type": "announce", "dummy": [card("acorn-7a"), card("acorn-8a")]}, RNG)
+        st.apply(1, {"type": "announce", "dummy": []}, RNG)
+        assert st.winner == 0, lone
 
 
 @pytest.mark.rule("D-11.3")

@@ -6,7 +6,15 @@ import random
 
 import pytest
 
-from shared.games.darwinning.cards import CHAIN, EGGS, ENV_ICON, ENVIRONMENTS, JOKERS, VALUE
+from shared.games.darwinning.cards import (
+    CHAIN,
+    EGGS,
+    ENV_ICON,
+    ENVIRONMENTS,
+    JOKERS,
+    PRINTED_SLOTS,
+    VALUE,
+)
 from shared.games.darwinning.model import move_on_chain
 
 from .helpers import bare, card, upgrade_position
@@ -132,6 +140,25 @@ def test_mutation_steals_a_played_ability_card() -> None:
              RNG)
     assert st.boards[0].stolen is None and card("acorn-10a") in st.discard
     assert 10 not in st.boards[0].abilities()
+
+
+@pytest.mark.rule("D-6.6", "D-14.8")
+def test_d6_6_a_card_stolen_from_a_printed_place_leaves_it_empty() -> None:
+    """The snake's Tools card replaced its printed Poison (D-6.4); Mutation takes the card and
+    the place stays empty: Poison does not come back."""
+    st = bare(3, ["amoeba", "snake", "shark"])
+    printed = st.boards[1].slots[PRINTED_SLOTS[0]]
+    assert printed == -9  # the snake's printed Poison
+    tools = take_from_deck(st, "acorn-10a")
+    st.boards[1].slots[PRINTED_SLOTS[0]] = tools  # replaced, so Poison is gone (D-6.4)
+    assert 9 not in st.boards[1].abilities() and 10 in st.boards[1].abilities()
+    mutation = card("flower-8a")
+    upgrade_position(st, 0, [mutation])
+    st.apply(0, {"type": "upgrade", "card": mutation, "use": "ability", "slot": 2}, RNG)
+    st.apply(0, {"type": "steal", "card": tools}, RNG)
+    assert st.boards[0].stolen == tools and 10 in st.boards[0].abilities()
+    assert st.boards[1].slots[PRINTED_SLOTS[0]] is None
+    assert st.boards[1].abilities() == {6}  # Teeth, its other printed ability, alone
 
 
 def take_from_deck(st, name: str) -> int:

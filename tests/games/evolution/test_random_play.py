@@ -67,6 +67,7 @@ def _heavy(st: EvolutionState, step: int) -> None:
             random.Random(k).randrange(len(legal))]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", range(2, 9))
 def test_random_play_invariants(players: int) -> None:
     """Invariants of docs/rules/evolution.md (E-3, E-4, E-5, E-7) over seeded random

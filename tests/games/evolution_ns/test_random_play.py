@@ -75,6 +75,7 @@ def heavy(st: NSState, step: int) -> None:
             random.Random(k).randrange(len(legal))]
 
 
+@pytest.mark.slow
 @pytest.mark.rule("N-1.1", "N-1.2", "N-3.3", "N-6")
 @pytest.mark.parametrize(("players", "quick"), CHUNKS)
 def test_random_play_invariants(players: int, quick: bool) -> None:
