@@ -13,9 +13,13 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
+from shared.infra.notifier import wait_on
 from shared.infra.redis_client import RedisClient
+
+T = TypeVar("T")
 
 ACCOUNT_FIELDS = ("id", "name", "webhook", "created_at")
 
@@ -62,3 +66,9 @@ class AccountStore:
 
     def generation(self, account_id: str) -> int:
         return int(self.redis.get(self._key(account_id, ":gen")) or 0)
+
+    def wait(self, account_id: str, channels: Sequence[str], read: Callable[[], T], seen: T,
+             timeout: float) -> T:
+        """Block until ``read()`` differs from ``seen`` or ``timeout`` passes, woken by the
+        account's channel and ``channels`` (its matches')."""
+        return wait_on(self.redis, [self.channel(account_id), *channels], read, seen, timeout)
