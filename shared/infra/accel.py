@@ -121,7 +121,8 @@ def _modules_to_compile_in_child(root: Path) -> list[str]:
     Listing the modules imports every engine; done here, it would leave this process unable
     to :func:`activate` the build it has just made (``bench.accel`` builds, then activates).
     """
-    code = "import json; from shared import accel; print(json.dumps(accel.modules_to_compile()))"
+    code = ("import json; from shared.infra import accel; "
+            "print(json.dumps(accel.modules_to_compile()))")
     done = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True,
                           text=True)
     if done.returncode != 0:
