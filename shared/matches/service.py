@@ -445,9 +445,10 @@ class MatchService:
         state = game.state_from_json(json.loads(record.state))
         applied_at = expected_version
         if expected_version != record.version:
-            # A person's move quoting an older version still answers the question it was
-            # asked if nothing since is visible to its seat (a simultaneous step): apply it
-            # at the current version rather than refuse it (shared.matches.carryover decides).
+            # A move quoting an older version still answers the question it was asked if
+            # only other seats of the same simultaneous step moved since and its legal moves
+            # are the same: apply it at the current version rather than refuse it
+            # (shared.matches.carryover.ask_quoted decides).
             if bot is not None or timeout is not None or not self._quote_holds(
                     record, game, state, seat, expected_version):
                 raise Conflict(f"stale version {expected_version}: the match is at version "
@@ -518,7 +519,7 @@ class MatchService:
         if any("move" not in e or e.get("seat") == seat for e in entries):
             return False  # cheap refusals first: a join, an end, this seat's own move
         earlier = self.state_at(record, game, quoted)
-        question = carryover.ask(earlier, seat, quoted)
+        question = carryover.ask_quoted(earlier, seat, quoted)
         return carryover.still_open(question, seat, state, record.version, entries)
 
     def state_at(self, record: MatchRecord, game: Game, version: int) -> State:
