@@ -65,7 +65,8 @@ def bearer(key: str) -> dict[str, str]:
 def new_account(client: FlaskClient, name: str) -> dict[str, Any]:
     response = client.post("/v1/accounts", json={"name": name})
     assert response.status_code == 201, response.get_data(as_text=True)
-    return response.get_json()
+    account: dict[str, Any] = response.get_json()
+    return account
 
 
 def pull_move(client: FlaskClient, key: str, rng: random.Random) -> tuple[int, int, int]:
