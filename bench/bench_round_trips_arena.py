@@ -13,8 +13,9 @@ round trips with :class:`bench.round_trips.RoundTrips` (a pipeline is one):
 Run from the repository root: ``.venv/bin/python -m bench.bench_round_trips_arena``.
 
 Measured when the turns answer gained the view and legal moves (issue 38): a pull bot's move
-was 3 requests and 17 round trips (turns, its legal moves, the move), now 2 and 10 (the move
-itself is 7 of them: its read, the key's account, two rate-limit counters, the commit); an
+was 3 requests and 17 round trips (turns, its legal moves, the move), now 2 and 8 (the
+turns 2: the account's matches, then the matches; the move 6: its read, two rate-limit
+counters, the commit's 3; the key's account id is read at the bot's first request only); an
 idle tick was 12 round trips with 1 running match and 26 with 8, now 5 with either.
 """
 

@@ -108,3 +108,22 @@ def test_a_match_under_retired_rules_lists_no_turn_until_its_rules_are_played_ag
 
     store_client.hset(match_key(old.id), mapping=stored)  # this server plays its rules again
     assert {t["match"] for t in accounts.owed_turns(puller["id"])} == {old.id, playable.id}
+
+
+def test_a_key_id_is_read_once_and_an_unknown_key_every_time(
+        services: tuple[MatchService, AccountService]) -> None:
+    """A key's account never changes: the store remembers the id it found (a bot's later
+    requests skip that round trip); a key not found is asked again (it may be new)."""
+    from bench.round_trips import RoundTrips
+
+    _, accounts = services
+    account, key = accounts.create("Remembered", None)
+    with RoundTrips() as first:
+        assert accounts.account_id(key) == account["id"]
+    with RoundTrips() as again:
+        assert accounts.account_id(key) == account["id"]
+    assert (first.count, again.count) == (1, 0)
+    for _ in range(2):
+        with RoundTrips() as unknown, pytest.raises(Unauthorized):
+            accounts.account_id("evk_not-yet")
+        assert unknown.count == 1
