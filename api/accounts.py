@@ -30,26 +30,29 @@ def me() -> dict[str, Any]:
 
 @bp.get("/me/turns")
 def turns() -> dict[str, Any]:
-    """The seats where the account owes a move; ``wait`` long-polls until there is one."""
+    """The turns the account owes, each with the seat's view, its legal moves and the version
+    to quote (a pull bot's move is this and the POST); ``wait`` long-polls until there is one.
+    """
     args = query(TurnsQuery())
-    account = accounts().authenticate(bearer_token())
+    account_id = accounts().account_id(bearer_token())
     wait = min(args["wait"], settings().max_wait_seconds)
-    return {"turns": accounts().wait_for_turns(account["id"], wait)}
+    return {"turns": accounts().wait_for_turns(account_id, wait)}
 
 
 @bp.get("/me/stream")
 def turns_stream() -> Response:
-    """Server-sent events: a ``turns`` event whenever the owed turns change."""
-    account = accounts().authenticate(bearer_token())
+    """Server-sent events: a ``turns`` event (the same turns as ``/me/turns``, views and
+    legal moves included) whenever the owed turns change."""
+    account_id = accounts().account_id(bearer_token())
     service = accounts()
-    last: list[Any] = [service.owed_turns(account["id"])]
+    last: list[Any] = [service.owed_turns(account_id)]
 
     def first() -> Iterator[str]:
         yield sse.event("turns", None, {"turns": last[0]})
 
     def wait(seconds: float) -> Iterator[str]:
-        service.wait_for_news(account["id"], seconds)
-        now = service.owed_turns(account["id"])
+        service.wait_for_news(account_id, seconds)
+        now = service.owed_turns(account_id)
         if now != last[0]:
             last[0] = now
             yield sse.event("turns", None, {"turns": now})

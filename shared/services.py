@@ -33,7 +33,7 @@ def build(settings: Settings) -> Services:
     matches = MatchService(store, make_enqueue(settings.broker_url), settings.idempotency_ttl,
                            background=make_enqueue(settings.broker_url, TOURNAMENT_QUEUE),
                            on_finish=make_sender(settings.broker_url, MATCH_FINISHED_TASK))
-    accounts = AccountService(matches.accounts, store, parse_networks(settings.webhook_allow))
+    accounts = AccountService(matches.accounts, matches, parse_networks(settings.webhook_allow))
     tournaments = TournamentService(matches, settings.max_tournament_matches,
                                     settings.max_tournament_entrants,
                                     settings.max_tournament_concurrency,

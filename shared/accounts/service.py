@@ -14,11 +14,8 @@ from urllib.parse import urlsplit
 
 from shared.accounts.store import AccountStore
 from shared.domain.errors import Unauthorized, Unprocessable
-from shared.infra.notifier import wait_on
 from shared.infra.secrets import hash_secret
-from shared.matches.record import ENDED
 from shared.matches.service import MatchService
-from shared.matches.store import MatchStore
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
@@ -53,7 +50,9 @@ def check_webhook_url(url: str, allowed: Sequence[Network]) -> None:
 
 
 class AccountService:
-    def __init__(self, accounts: AccountStore, matches: MatchStore,
+    """Accounts over their own store; match data only through the :class:`MatchService`."""
+
+    def __init__(self, accounts: AccountStore, matches: MatchService,
                  allowed_networks: Sequence[Network] = ()) -> None:
         self.store = accounts
         self.matches = matches
@@ -73,37 +72,39 @@ class AccountService:
         return account, key
 
     def authenticate(self, key: str | None) -> dict[str, Any]:
-        if key is None:
-            raise Unauthorized("this call needs an account key: send 'Authorization: Bearer "
-                               "<api key>'")
-        account_id = self.store.by_key_hash(hash_secret(key))
-        account = self.store.load(account_id) if account_id else None
+        """The account of ``key`` (401 without one or for an unknown one)."""
+        account_id = self.account_id(key)
+        account = self.store.load(account_id)
         if account is None:
             raise Unauthorized("the key belongs to no account")
         return account
 
+    def account_id(self, key: str | None) -> str:
+        """The id of the account of ``key`` (401 as ``authenticate``), in one round trip:
+        the turn routes need no more (an account is never deleted, so a key in the index
+        always has its account)."""
+        if key is None:
+            raise Unauthorized("this call needs an account key: send 'Authorization: Bearer "
+                               "<api key>'")
+        account_id = self.store.by_key_hash(hash_secret(key))
+        if account_id is None:
+            raise Unauthorized("the key belongs to no account")
+        return account_id
+
     def owed_turns(self, account_id: str) -> list[dict[str, Any]]:
-        """The seats where the account owes a move now (match, seat, version, deadline).
+        """The turns the account owes now: per seat the match, seat, game, deadline, the
+        ``version`` to quote, the seat's ``view`` and its legal ``moves`` (ids, labels), so
+        a pull bot answers a turn with one request. Two round trips whatever the number of
+        matches (the account's set, then its matches in one pipeline).
 
         A match stored under rules this server no longer plays is left out: every route of
         it answers 410, so its turn could never be played. It stays noted (unlike an ended
         match): a server that lags a rolling upgrade may take a newer rules version for a
         retired one, and the turn must come back once the upgrade has reached it.
         """
-        turns = []
-        for match_id in self.store.matches(account_id):
-            record = self.matches.load(match_id)
-            if record is None or record.status in ENDED:
-                self.store.drop_match(account_id, match_id)
-                continue
-            if MatchService.retired_rules(record) is not None:
-                continue
-            for seat in record.to_move:
-                info = record.seats[seat]
-                if (record.status == "running" and info.get("account") == account_id
-                        and not info.get("webhook") and seat not in record.forfeited):
-                    turns.append({"match": match_id, "seat": seat, "version": record.version,
-                                  "game": record.game, "deadline_at": record.deadline_at()})
+        turns, ended = self.matches.account_turns(account_id, self.store.matches(account_id))
+        for match_id in ended:
+            self.store.drop_match(account_id, match_id)
         return turns
 
     def wait_for_turns(self, account_id: str, timeout: float) -> list[dict[str, Any]]:
@@ -119,10 +120,9 @@ class AccountService:
     def wait_for_news(self, account_id: str, timeout: float) -> None:
         """Block until one of the account's matches changes or it gets a new one."""
         match_ids = self.store.matches(account_id)
-        channels = [self.store.channel(account_id), *map(self.matches.channel, match_ids)]
 
-        def snapshot() -> tuple[int, ...]:
-            return (self.store.generation(account_id),
-                    *(self.matches.version(m) or 0 for m in match_ids))
+        def snapshot() -> tuple[int | None, ...]:
+            return (self.store.generation(account_id), *self.matches.versions(match_ids))
 
-        wait_on(self.store.redis, channels, snapshot, snapshot(), timeout)
+        self.store.wait(account_id, self.matches.channels(match_ids), snapshot, snapshot(),
+                        timeout)

@@ -13,16 +13,27 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+import threading
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
+from shared.infra.notifier import wait_on
 from shared.infra.redis_client import RedisClient
 
+T = TypeVar("T")
+
 ACCOUNT_FIELDS = ("id", "name", "webhook", "created_at")
+
+
+#: Key hashes whose account id a store remembers (the ids of that many bots' keys).
+KNOWN_KEYS = 4096
 
 
 class AccountStore:
     def __init__(self, client: RedisClient) -> None:
         self.redis = client
+        self._known: dict[str, str] = {}  # key hash -> account id, found before
+        self._known_lock = threading.Lock()
 
     @staticmethod
     def _key(account_id: str, suffix: str = "") -> str:
@@ -43,8 +54,23 @@ class AccountStore:
         return None if data is None else json.loads(data)
 
     def by_key_hash(self, key_hash: str) -> str | None:
+        """The id of the account of a key (by its hash); None for an unknown key.
+
+        An id once found is remembered (up to ``KNOWN_KEYS``, the oldest forgotten first):
+        a key's account never changes and no account is deleted, so a bot's requests after
+        its first skip this round trip. An unknown key is asked again every time.
+        """
+        known = self._known.get(key_hash)
+        if known is not None:
+            return known
         account_id = self.redis.hget("evo:akeys", key_hash)
-        return None if account_id is None else str(account_id)
+        if account_id is None:
+            return None
+        with self._known_lock:
+            if len(self._known) >= KNOWN_KEYS:
+                del self._known[next(iter(self._known))]
+            self._known[key_hash] = str(account_id)
+        return str(account_id)
 
     def add_match(self, account_id: str, match_id: str) -> None:
         """Note a new seat of the account and wake its waiting pull requests."""
@@ -62,3 +88,9 @@ class AccountStore:
 
     def generation(self, account_id: str) -> int:
         return int(self.redis.get(self._key(account_id, ":gen")) or 0)
+
+    def wait(self, account_id: str, channels: Sequence[str], read: Callable[[], T], seen: T,
+             timeout: float) -> T:
+        """Block until ``read()`` differs from ``seen`` or ``timeout`` passes, woken by the
+        account's channel and ``channels`` (its matches')."""
+        return wait_on(self.redis, [self.channel(account_id), *channels], read, seen, timeout)

@@ -77,3 +77,16 @@ def still_open(question: Question, seat: int, state: State, version: int,
             and len(movers) == len(since) and len(set(movers)) == len(movers)
             and all(mover in question.unseen for mover in movers)
             and seat in state.to_move() and legal_digest(state, seat) == question.moves)
+
+
+def ask_quoted(state: State, seat: int, version: int) -> Question:
+    """The question a move quoting ``version`` answered (``MatchService``'s quoted version).
+
+    Unlike a search's (:func:`ask`), it allows for every other seat that owed a decision in
+    the same step, seen or not: the step is simultaneous, so a choice made before another
+    seat's is as good as one made after it, as long as this seat's legal moves are the same
+    (``still_open`` checks them). A bot that posts the move for the turn it was handed is then
+    not refused because another seat of the step chose in between.
+    """
+    others = frozenset(other for other in state.to_move() if other != seat)
+    return Question(version, others, legal_digest(state, seat))

@@ -25,7 +25,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from shared.accounts.store import AccountStore
@@ -274,8 +274,8 @@ class MatchService:
         record, seat = self.store.load_with_seat(match_id, token)
         if record is None or self.retired_rules(record) is not None:
             record = self.load(match_id)  # the 404 or 410 that says why
-        if seat is None:  # no token, or an account's key: the full check
-            seat = self.authenticate(match_id, token, required)
+        if seat is None:  # no token, or an account's key (the seat tokens are checked)
+            seat = self._seat_of_key(record, token, required)
         return record, seat
 
     def authenticate(self, match_id: str, token: str | None, required: bool) -> int | None:
@@ -445,9 +445,10 @@ class MatchService:
         state = game.state_from_json(json.loads(record.state))
         applied_at = expected_version
         if expected_version != record.version:
-            # A person's move quoting an older version still answers the question it was
-            # asked if nothing since is visible to its seat (a simultaneous step): apply it
-            # at the current version rather than refuse it (shared.matches.carryover decides).
+            # A move quoting an older version still answers the question it was asked if
+            # only other seats of the same simultaneous step moved since and its legal moves
+            # are the same: apply it at the current version rather than refuse it
+            # (shared.matches.carryover.ask_quoted decides).
             if bot is not None or timeout is not None or not self._quote_holds(
                     record, game, state, seat, expected_version):
                 raise Conflict(f"stale version {expected_version}: the match is at version "
@@ -518,7 +519,7 @@ class MatchService:
         if any("move" not in e or e.get("seat") == seat for e in entries):
             return False  # cheap refusals first: a join, an end, this seat's own move
         earlier = self.state_at(record, game, quoted)
-        question = carryover.ask(earlier, seat, quoted)
+        question = carryover.ask_quoted(earlier, seat, quoted)
         return carryover.still_open(question, seat, state, record.version, entries)
 
     def state_at(self, record: MatchRecord, game: Game, version: int) -> State:
@@ -676,6 +677,61 @@ class MatchService:
         except Exception:
             self.store.unmark_turn_queued(record.id, seat, record.version)
             raise
+
+    # -- accounts: what the accounts service reads of matches --------------------------------
+    def _seat_of_key(self, record: MatchRecord, token: str | None, required: bool
+                     ) -> int | None:
+        """``load_as``'s check of a token that is no seat token of ``record`` (its read
+        looked): an account's key holding a seat, judged on ``record`` as read."""
+        if token is None:
+            return self.authenticate(record.id, None, required)  # None, or the 401
+        account_id = self.accounts.by_key_hash(hash_secret(token))
+        held = [s["seat"] for s in record.seats if account_id and s.get("account") == account_id]
+        owing = [seat for seat in held if seat in record.to_move]
+        if not held:
+            raise Forbidden("the token does not belong to any seat of this match")
+        return (owing or held)[0]
+
+    def account_turns(self, account_id: str, match_ids: Sequence[str]
+                      ) -> tuple[list[dict[str, Any]], list[str]]:
+        """The turns ``account_id`` owes in ``match_ids`` (the matches read in one pipeline),
+        each with what a bot needs to answer it: the seat's ``view``, its legal ``moves``
+        (as ``legal_moves`` lists them) and the ``version`` to quote; and the ids of the
+        matches that have ended or are gone. Webhook and forfeited seats are the server's
+        to play; a match under retired rules is left out (every route of it is a 410)."""
+        turns: list[dict[str, Any]] = []
+        ended: list[str] = []
+        for match_id, found in zip(match_ids, self.store.load_many(match_ids), strict=True):
+            record = found or self.store.load(match_id)  # (load moves a pre-hash-tag match)
+            if record is None or record.status in ENDED:
+                ended.append(match_id)
+                continue
+            if record.status != "running" or self.retired_rules(record) is not None:
+                continue
+            turns.extend(self._owed_turns(record, account_id))
+        return turns, ended
+
+    def _owed_turns(self, record: MatchRecord, account_id: str) -> list[dict[str, Any]]:
+        seats = [seat for seat in record.to_move
+                 if record.seats[seat].get("account") == account_id
+                 and not record.seats[seat].get("webhook") and seat not in record.forfeited]
+        if not seats:
+            return []
+        state = get_game(record.game).state_from_json(json.loads(record.state))
+        return [{"match": record.id, "seat": seat, "version": record.version,
+                 "game": record.game, "deadline_at": record.deadline_at(),
+                 "view": state.view(seat),
+                 "moves": [{"id": state.move_id(m), "label": state.move_label(m), "move": m}
+                           for m in state.legal_moves(seat)]}
+                for seat in seats]
+
+    def versions(self, match_ids: Sequence[str]) -> list[int | None]:
+        """Each match's version (None: gone), in one round trip."""
+        return self.store.versions(match_ids)
+
+    def channels(self, match_ids: Sequence[str]) -> list[str]:
+        """The channels announcing each match's changes (for ``shared.infra.notifier``)."""
+        return [self.store.channel(match_id) for match_id in match_ids]
 
 
 def redact(entry: dict[str, Any], seat: int | None) -> dict[str, Any]:

@@ -625,3 +625,20 @@ class MatchStore:
         return wait_on(self.redis, [self.channel(match_id)], lambda: self.version(match_id),
                        seen_version, timeout)
 
+
+    # -- several matches at once (an account's turns) ---------------------------------------
+    def load_many(self, match_ids: Sequence[str]) -> list[MatchRecord | None]:
+        """Each match (None: no such match), read in one pipeline."""
+        with self.redis.pipeline(transaction=False) as pipe:
+            for match_id in match_ids:
+                pipe.hgetall(self._key(match_id))
+            found = pipe.execute()
+        return [MatchRecord.from_fields(fields) if fields else None for fields in found]
+
+    def versions(self, match_ids: Sequence[str]) -> list[int | None]:
+        """Each match's version (None: no such match), read in one pipeline."""
+        with self.redis.pipeline(transaction=False) as pipe:
+            for match_id in match_ids:
+                pipe.hget(self._key(match_id), "version")
+            found = pipe.execute()
+        return [None if value is None else int(value) for value in found]

@@ -1,8 +1,9 @@
 """Tournaments: creation, the scheduler step, standings, the exported results, ratings.
 
 The scheduler (:meth:`TournamentService.tick`) runs in any worker, one at a time per
-tournament (a short lease in Redis); it records finished matches, rates them, plans the next
-Swiss round and starts matches up to the tournament's concurrency. A slot's match id is
+tournament (a short lease in Redis); it records finished matches (those the finish handling
+noted as ended: a tick never reloads the running ones), rates them, plans the next Swiss
+round and starts matches up to the tournament's concurrency. A slot's match id is
 derived from the slot and claimed before the match is created, and creating a match that
 exists changes nothing: a scheduler killed half-way is simply run again, and no match is
 ever played twice. The matches' bot turns run on every worker consuming the tournament queue.
@@ -32,7 +33,7 @@ from shared.ratings import model as ratings
 from shared.ratings.store import RatingStore
 from shared.tournaments import formats
 from shared.tournaments.standings import standings
-from shared.tournaments.store import TournamentStore
+from shared.tournaments.store import Snapshot, TournamentStore
 
 log = logging.getLogger(__name__)
 LOCK_SECONDS = 10.0  # the scheduler's lease; a step takes milliseconds
@@ -219,43 +220,43 @@ class TournamentService:
         return self.describe(tournament_id)
 
     def tick(self, tournament_id: str) -> None:
-        """Run the scheduler step; if another worker runs it, make sure it runs once more."""
-        self.store.mark_dirty(tournament_id)
-        while self.store.lock(tournament_id, LOCK_SECONDS):
+        """Run the scheduler step; if another worker runs it, make sure it runs once more.
+
+        An idle tick costs the same few round trips whatever the number of running matches:
+        the step reads the tournament in one pipeline and learns which matches ended from
+        the ends the finish handling noted (``match_finished``), loading only those."""
+        if not self.store.dirty_and_lock(tournament_id, LOCK_SECONDS):
+            return
+        while True:
             try:
                 while self.store.take_dirty(tournament_id):
                     self._step(tournament_id)
-            finally:
+            except BaseException:
                 self.store.unlock(tournament_id)
+                raise
             # News may have arrived between the last check and the unlock.
-            if not self.store.is_dirty(tournament_id):
+            if (not self.store.unlock_and_is_dirty(tournament_id)
+                    or not self.store.lock(tournament_id, LOCK_SECONDS)):
                 return
 
     def _step(self, tournament_id: str) -> None:
-        meta = self.store.load(tournament_id)
+        read = self.store.snapshot(tournament_id)
+        meta = read.meta
         if meta is None or meta["status"] != "running":
             return
         before = json.dumps(meta, sort_keys=True)
-        slots, ids = self.store.slots(tournament_id), self.store.match_ids(tournament_id)
-        results = self.store.results(tournament_id)
-        for slot, match_id in sorted(ids.items()):
-            if slot not in results:
-                outcome = self._finished_outcome(match_id)
-                if outcome is not None:
-                    self.store.record_result(tournament_id, slot, outcome)
-                    results[slot] = outcome
+        slots, ids, results = read.slots, read.ids, read.results
+        self._record_ended(tournament_id, read.ended, ids, results)
+        self._adopt_unstarted(meta, read, results)
         if meta["format"] == "swiss" and len(results) == len(slots):
             slots.update(self._next_swiss_round(meta, slots, results))
         running = [slot for slot in ids if slot not in results]
-        for slot in running:  # claimed by a scheduler that died before creating it
-            if (self.matches.store.version(ids[slot]) is None
-                    and self.matches.store.kept_result(ids[slot]) is None):
-                self._start(meta, slots[slot], ids[slot])
         for slot in sorted(set(slots) - set(ids)):
             if len(running) >= meta["concurrency"]:
                 break
             match_id = self.store.claim_match_id(tournament_id, slot, f"{tournament_id}-{slot}")
             self._start(meta, slots[slot], match_id)
+            self.store.note_started(tournament_id, slot)
             running.append(slot)
         meta["done"] = len(results)
         if len(results) == len(slots) and (meta["format"] != "swiss"
@@ -264,6 +265,41 @@ class TournamentService:
             meta.update(status="finished", finished_at=time.time(), total=len(results))
         if json.dumps(meta, sort_keys=True) != before:  # the periodic tick often finds no news
             self.store.save_meta(meta)
+
+    def _record_ended(self, tournament_id: str, ended: set[str], ids: dict[int, str],
+                      results: dict[int, dict[str, Any]]) -> None:
+        """Record the outcome of every noted end (updating ``results``), then drop the notes
+        that are done with (recorded now or before; a note of no slot of ours is dropped)."""
+        slot_of = {match_id: slot for slot, match_id in ids.items()}
+        done = []
+        for match_id in sorted(ended):
+            slot = slot_of.get(match_id)
+            if slot is not None and slot not in results:
+                outcome = self._finished_outcome(match_id)
+                if outcome is None:
+                    continue  # not finished (aborted): kept, looked at again
+                self.store.record_result(tournament_id, slot, outcome)
+                results[slot] = outcome
+            done.append(match_id)
+        self.store.forget_ended(tournament_id, done)
+
+    def _adopt_unstarted(self, meta: dict[str, Any], read: Snapshot,
+                         results: dict[int, dict[str, Any]]) -> None:
+        """Claimed slots not noted as started: a scheduler died between the claim and the
+        match's creation (create it: creating an existing match changes nothing), or the
+        tournament predates the notes (record the outcome of a match already over). Each is
+        looked at once, then noted; an idle tick meets none."""
+        for slot, match_id in sorted(read.ids.items()):
+            if slot in results or slot in read.started:
+                continue
+            outcome = self._finished_outcome(match_id)
+            if outcome is not None:
+                self.store.record_result(meta["id"], slot, outcome)
+                results[slot] = outcome
+            elif (self.matches.store.version(match_id) is None
+                  and self.matches.store.kept_result(match_id) is None):
+                self._start(meta, read.slots[slot], match_id)
+            self.store.note_started(meta["id"], slot)
 
     def _finished_outcome(self, match_id: str) -> dict[str, Any] | None:
         """The outcome of ``match_id`` if it has finished, rated once; None while it runs.
@@ -351,19 +387,23 @@ class TournamentService:
 
         A match still live is left alone (its ``evo:finishing`` entry is a write's that lost
         its compare-and-set, or one about to land). A match whose state has expired is rated
-        from what is kept of it; its tournament, if any, moves on with its own tick.
+        from what is kept of it. A tournament's match is noted as ended in its tournament's
+        keys before the tick, so the tick reads what ended instead of every running match.
         """
         record = self.matches.store.load(match_id)
         if record is None:
             kept = self.matches.store.kept_result(match_id)
             if kept is not None:
                 self.rate_kept(kept)
+            tournament = None if kept is None else kept.get("tournament")
         elif record.status not in ENDED:
             return
         else:
             self.rate(record)
-            if record.tournament:
-                self.tick(record.tournament)
+            tournament = record.tournament
+        if tournament:  # noted first: the tick records the ends it is told of
+            self.store.note_ended(tournament, match_id)
+            self.tick(tournament)
         self.matches.store.finish_handled(match_id)
 
     def sweep_finished(self, ended_before: float, now: float | None = None) -> int:

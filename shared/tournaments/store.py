@@ -8,6 +8,11 @@ Tournament ``evo:t:{id}`` (every key of one tournament shares the prefix):
 * ``evo:t:{id}:ids`` hash — slot number -> match id, claimed with HSETNX *before* the match is
   created, so a slot never gets two matches;
 * ``evo:t:{id}:results`` hash — slot number -> the finished match's outcome (HSETNX: once);
+* ``evo:t:{id}:started`` set — slots whose match was created (a claimed slot not in it is
+  created again: its scheduler may have died between the claim and the creation);
+* ``evo:t:{id}:ended`` set — ids of matches whose end was handled and whose outcome is not
+  recorded yet (the finish handling adds them; the scheduler records and removes them), so
+  a tick reads what ended instead of every running match;
 * ``evo:t:{id}:lock`` string — the scheduler's lease (TTL); ``evo:t:{id}:dirty`` — another
   finished match arrived while the lease was held;
 * ``evo:t:running`` set — tournaments still running (the periodic tick reads it).
@@ -19,12 +24,26 @@ No write spans two of these keys atomically (on Redis Cluster they live in diffe
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from shared.infra.notifier import wait_on
-from shared.infra.redis_client import RedisClient
+from shared.infra.redis_client import RedisClient, is_cluster
 
 Rating = dict[str, Any]  # {"name", "mu", "sigma", "matches"}
+
+
+@dataclass
+class Snapshot:
+    """What a scheduler step reads of a tournament, in one pipeline."""
+
+    meta: dict[str, Any] | None
+    slots: dict[int, dict[str, Any]]
+    ids: dict[int, str]
+    results: dict[int, dict[str, Any]]
+    ended: set[str]  # matches whose end was handled, outcome maybe not recorded yet
+    started: set[int]  # slots whose match was created
 
 
 class TournamentStore:
@@ -62,6 +81,23 @@ class TournamentStore:
     def match_ids(self, tournament_id: str) -> dict[int, str]:
         raw = self.redis.hgetall(self._key(tournament_id, ":ids"))
         return {int(slot): str(match_id) for slot, match_id in raw.items()}
+
+    def snapshot(self, tournament_id: str) -> Snapshot:
+        """Everything a scheduler step reads, in one pipeline (one round trip on a single
+        Redis, whatever the number of matches)."""
+        with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hmget(self._key(tournament_id), ["meta", "version"])
+            for suffix in (":slots", ":ids", ":results"):
+                pipe.hgetall(self._key(tournament_id, suffix))
+            pipe.smembers(self._key(tournament_id, ":ended"))
+            pipe.smembers(self._key(tournament_id, ":started"))
+            (meta, version), slots, ids, results, ended, started = pipe.execute()
+        return Snapshot(
+            None if meta is None else {**json.loads(meta), "version": int(version or 0)},
+            {int(k): json.loads(v) for k, v in slots.items()},
+            {int(k): str(v) for k, v in ids.items()},
+            {int(k): json.loads(v) for k, v in results.items()},
+            {str(m) for m in ended}, {int(s) for s in started})
 
     def running(self) -> list[str]:
         return sorted(self.redis.smembers("evo:t:running"))
@@ -113,6 +149,42 @@ class TournamentStore:
     def record_result(self, tournament_id: str, slot: int, outcome: dict[str, Any]) -> bool:
         return bool(self.redis.hsetnx(self._key(tournament_id, ":results"), str(slot),
                                       json.dumps(outcome)))
+
+    def note_started(self, tournament_id: str, slot: int) -> None:
+        self.redis.sadd(self._key(tournament_id, ":started"), str(slot))
+
+    def note_ended(self, tournament_id: str, match_id: str) -> None:
+        """Note that ``match_id``'s end was handled: its next scheduler step records it."""
+        self.redis.sadd(self._key(tournament_id, ":ended"), match_id)
+
+    def forget_ended(self, tournament_id: str, match_ids: Iterable[str]) -> None:
+        """Drop noted ends whose outcome is recorded."""
+        ids = list(match_ids)
+        if ids:
+            self.redis.srem(self._key(tournament_id, ":ended"), *ids)
+
+    def dirty_and_lock(self, tournament_id: str, ttl: float) -> bool:
+        """``mark_dirty`` then ``lock``, in one round trip on a single Redis. The order
+        matters (a holder that unlocks must see the mark, or this lock must be taken), and a
+        cluster pipeline does not keep it across nodes: there, two calls."""
+        if is_cluster(self.redis):
+            self.mark_dirty(tournament_id)
+            return self.lock(tournament_id, ttl)
+        with self.redis.pipeline(transaction=False) as pipe:
+            pipe.set(self._key(tournament_id, ":dirty"), "1", ex=60)
+            pipe.set(self._key(tournament_id, ":lock"), "1", nx=True, px=int(ttl * 1000))
+            return bool(pipe.execute()[1])
+
+    def unlock_and_is_dirty(self, tournament_id: str) -> bool:
+        """``unlock`` then ``is_dirty`` (news that came before the unlock), in one round trip
+        on a single Redis; in the same order in two calls on a cluster (``dirty_and_lock``)."""
+        if is_cluster(self.redis):
+            self.unlock(tournament_id)
+            return self.is_dirty(tournament_id)
+        with self.redis.pipeline(transaction=False) as pipe:
+            pipe.delete(self._key(tournament_id, ":lock"))
+            pipe.exists(self._key(tournament_id, ":dirty"))
+            return bool(pipe.execute()[1])
 
     def lock(self, tournament_id: str, ttl: float) -> bool:
         return bool(self.redis.set(self._key(tournament_id, ":lock"), "1", nx=True,

@@ -58,6 +58,17 @@ def test_accounts_and_their_turns_follow_the_contract(client: FlaskClient) -> No
     moves = check(client.get(f"/v1/matches/{match['id']}/moves", headers=bearer(key)),
                   MATCH + "/moves", "GET")
     assert moves["seat"] == 0 and moves["moves"]
+    # The turn carries the seat's view and the legal moves the moves route lists: a bot
+    # answers it with one POST, quoting the turn's version.
+    turn = turns["turns"][0]
+    assert turn["moves"] == moves["moves"] and turn["version"] == moves["version"]
+    assert turn["view"] == check(client.get(f"/v1/matches/{match['id']}", headers=bearer(key)),
+                                 MATCH, "GET")["view"]
+    played = client.post(f"/v1/matches/{match['id']}/moves", headers=bearer(key),
+                         json={"version": turn["version"], "move_id": turn["moves"][0]["id"]})
+    assert check(played, MATCH + "/moves", "POST")["applied_at"] == turn["version"]
+    assert check(client.get("/v1/me/turns", headers=bearer(key)), "/v1/me/turns",
+                 "GET") == {"turns": []}  # answered: not handed out again
     for body in ({"kind": "account"}, {"kind": "human", "account": "x"}):
         wrong = client.post("/v1/matches", json={"game": "savanna", "seats": [body] * 2})
         assert wrong.status_code == 422

@@ -23,14 +23,11 @@ def main(base: str, key: str, tournament_id: str) -> int:
             print(f"played {played} moves", flush=True)
             return 0
         turns = http.get(f"{base}/v1/me/turns", params={"wait": 2}, timeout=30).json()["turns"]
-        for turn in turns:
-            url = f"{base}/v1/matches/{turn['match']}/moves"
-            listed = http.get(url, timeout=30).json()
-            if listed["moves"]:
-                answer = http.post(url, json={"version": listed["version"],
-                                              "move_id": rng.choice(listed["moves"])["id"]},
-                                   timeout=30)
-                played += answer.status_code == 200
+        for turn in turns:  # each carries its legal moves and the version to quote
+            answer = http.post(f"{base}/v1/matches/{turn['match']}/moves",
+                               json={"version": turn["version"],
+                                     "move_id": rng.choice(turn["moves"])["id"]}, timeout=30)
+            played += answer.status_code == 200
 
 
 if __name__ == "__main__":

@@ -193,6 +193,44 @@ def test_a_pull_bot_process_plays_a_tournament(stack: Client, tmp_path: Path) ->
     assert stack.call("GET", "/v1/me/turns", puller["key"]).json() == {"turns": []}
 
 
+def pull_bot_statuses(client: Client, key: str, tournament_id: str, seed: int
+                      ) -> list[tuple[tuple[str, int, int], int]]:
+    """Play every turn ``/v1/me/turns`` hands the key, at once, with a random one of the
+    turn's moves and the turn's version, until the tournament is over: (turn, status) each."""
+    rng, out = random.Random(seed), []
+    deadline = time.monotonic() + 180
+    while client.call("GET", f"/v1/tournaments/{tournament_id}").json()["status"] == "running":
+        assert time.monotonic() < deadline, "the tournament did not end"
+        turns = client.call("GET", "/v1/me/turns", key, params={"wait": 2}).json()["turns"]
+        for turn in turns:
+            answer = client.call("POST", f"/v1/matches/{turn['match']}/moves", key, json={
+                "version": turn["version"], "move_id": rng.choice(turn["moves"])["id"]})
+            out.append(((turn["match"], turn["seat"], turn["version"]), answer.status_code))
+    return out
+
+
+@pytest.mark.parametrize("game", ["savanna", "darwinning"])
+def test_a_pull_bot_that_plays_the_turn_it_was_handed_is_never_refused(
+        stack: Client, game: str) -> None:
+    """Savanna's steps are simultaneous (the bots pick and place while the pull bot is
+    handed its turn, and their placements are seen), Darwinning's sequential: either way
+    a move posted for the version its turn carried is accepted, and an answered turn is
+    not handed out again."""
+    puller = account(stack, f"Puller {game}")
+    created = create(stack, {"game": game, "format": "round_robin", "seed": 5,
+                             "move_deadline": 60, "concurrency": 2, "entrants": [
+                                 {"account": puller["id"]}, {"bot": {"kind": "random"}},
+                                 {"bot": {"kind": "greedy"}}]})
+    played = pull_bot_statuses(stack, puller["key"], created["id"], seed=3)
+    assert wait_over(stack, created["id"])["status"] == "finished"
+    refused = [(turn, status) for turn, status in played if status != 200]
+    assert not refused, f"{len(refused)} of {len(played)} moves refused: {refused[:5]}"
+    turns = [turn for turn, _ in played]
+    assert len(set(turns)) == len(turns)  # no turn handed out (and played) twice
+    if game == "savanna":
+        assert len(played) == 4 * MOVES_PER_SEAT  # 4 matches of its 6, all its moves
+
+
 class WebhookBots:
     """A local HTTP server playing several webhook accounts: ``/good/<name>`` answers a random
     legal move id, ``/bad`` an illegal one. It records what each request carried."""

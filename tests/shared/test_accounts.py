@@ -20,7 +20,7 @@ from tests.shared.test_service import Recorder
 @pytest.fixture
 def services(store_client: RedisClient) -> tuple[MatchService, AccountService]:
     matches = MatchService(MatchStore(store_client), Recorder())
-    return matches, AccountService(matches.accounts, matches.store,
+    return matches, AccountService(matches.accounts, matches,
                                    parse_networks("127.0.0.0/8"))
 
 
@@ -66,8 +66,12 @@ def test_an_account_key_plays_its_seats_and_lists_its_owed_turns(
     assert tokens.keys() == {1} and record.seats[0]["name"] == "Puller"
     assert record.owed_since.keys() == {0, 1}  # a pull bot's seat is clocked
     turns = accounts.wait_for_turns(puller["id"], 0)
+    # Each turn carries what a bot needs to answer it: the seat's view and legal moves.
     assert turns == [{"match": record.id, "seat": 0, "version": record.version,
-                      "game": "savanna", "deadline_at": record.deadline_at()}]
+                      "game": "savanna", "deadline_at": record.deadline_at(),
+                      "view": matches.describe(record, 0)["view"],
+                      "moves": matches.legal_moves(record, 0)}]
+    assert turns[0]["moves"] and turns[0]["view"]["game"] == "savanna"
     assert accounts.owed_turns(other["id"]) == []
     assert matches.authenticate(record.id, key, required=True) == 0
     with pytest.raises(Forbidden):
@@ -104,3 +108,22 @@ def test_a_match_under_retired_rules_lists_no_turn_until_its_rules_are_played_ag
 
     store_client.hset(match_key(old.id), mapping=stored)  # this server plays its rules again
     assert {t["match"] for t in accounts.owed_turns(puller["id"])} == {old.id, playable.id}
+
+
+def test_a_key_id_is_read_once_and_an_unknown_key_every_time(
+        services: tuple[MatchService, AccountService]) -> None:
+    """A key's account never changes: the store remembers the id it found (a bot's later
+    requests skip that round trip); a key not found is asked again (it may be new)."""
+    from bench.round_trips import RoundTrips
+
+    _, accounts = services
+    account, key = accounts.create("Remembered", None)
+    with RoundTrips() as first:
+        assert accounts.account_id(key) == account["id"]
+    with RoundTrips() as again:
+        assert accounts.account_id(key) == account["id"]
+    assert (first.count, again.count) == (1, 0)
+    for _ in range(2):
+        with RoundTrips() as unknown, pytest.raises(Unauthorized):
+            accounts.account_id("evk_not-yet")
+        assert unknown.count == 1

@@ -11,6 +11,7 @@ import redis
 
 from shared.domain.errors import Conflict
 from shared.games import get_game
+from shared.matches.record import MatchRecord
 from shared.matches.service import MatchService
 from shared.matches.store import MatchStore
 from tests.shared.test_service import Recorder
@@ -99,3 +100,26 @@ def test_a_move_judged_on_an_overtaken_read_is_judged_again(service: MatchServic
                             record=copy.deepcopy(read_by_request))
     assert service.load(record.id).version == stale.version
     assert [e["seat"] for e in service.store.log(record.id)] == [1, 0]
+
+
+def test_a_visible_choice_of_the_same_step_does_not_refuse_it(service: MatchService) -> None:
+    """Placements are seen by all, yet made at once: another seat's placement since leaves
+    the question open while this seat's legal moves are the same (a bot that posts the move
+    for the turn it was handed is not refused), and the move is applied after it."""
+    record, _ = service.create_match("savanna", {}, 15, humans(2))
+    game = get_game("savanna")
+
+    def seen_apart(record: MatchRecord) -> int:  # seat 1's choices as seat 0 tells them apart
+        state = game.state_from_json(json.loads(record.state))
+        return len({seen for seen, _ in state.observed_moves(1, 0)})
+
+    while not (record.to_move == [0, 1] and seen_apart(record) > 1):  # a visible step
+        seat = record.to_move[0]
+        service.submit_move(record.id, seat, record.version,
+                            service.legal_moves(record, seat)[0]["id"])
+        record = service.load(record.id)
+    quoted, mine = record.version, service.legal_moves(record, 0)
+    service.submit_move(record.id, 1, quoted, service.legal_moves(record, 1)[-1]["id"])
+    assert service.legal_moves(service.load(record.id), 0) == mine
+    answer = service.submit_move(record.id, 0, quoted, mine[-1]["id"])
+    assert answer["applied_at"] == quoted + 1 and answer["version"] == quoted + 2

@@ -39,7 +39,7 @@ def dead_broker() -> Callable[[str], None]:
 
 def rated_match(matches: MatchService) -> MatchRecord:
     """A rated Savanna match between two fresh pull-bot accounts."""
-    accounts = AccountService(matches.accounts, matches.store)
+    accounts = AccountService(matches.accounts, matches)
     ids = [accounts.create(name, None)[0]["id"] for name in ("ant", "bee")]
     record, _ = matches.create_match("savanna", {}, 7, [{"kind": "account", "account": a}
                                                         for a in ids], rated=True)
