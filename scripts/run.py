@@ -99,8 +99,9 @@ def main() -> int:
         # The matches live on the cluster; the local Redis (or REDIS_URL) is the broker only.
         env["BROKER_URL"] = env["REDIS_URL"]
     port = env.get("PORT", "8000")
+    host = env.get("HOST", "0.0.0.0")  # the API's address (the tests keep to the loopback)
     concurrency = int(env.get("WORKER_CONCURRENCY", 2))
-    children.append(Child("api", lambda: start_api(env, f"0.0.0.0:{port}", own_session=True)))
+    children.append(Child("api", lambda: start_api(env, f"{host}:{port}", own_session=True)))
     workers = [Child(f"worker-{index}", lambda: start_worker(
         env, None, concurrency=concurrency, own_session=True))
         for index in range(int(env.get("BOT_WORKERS", 1)))]

@@ -134,7 +134,12 @@ class Supervisor:
         old = child.process
         if old is None or old.poll() is not None or child.restart_at is not None:
             return
-        child.launch()
+        try:
+            child.launch()
+        except Exception as exc:  # the old process keeps serving
+            child.process = old
+            print(f"{child.name} could not be replaced: {exc}", file=sys.stderr)
+            return
         # The leader alone: a Celery worker's pool processes stop at once on a SIGTERM of
         # their own, dropping their tasks; the leader's warm shutdown lets them finish.
         with contextlib.suppress(ProcessLookupError):
