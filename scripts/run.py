@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import os
 import shlex
+import shutil
 import subprocess
 import sys
 import time
@@ -42,20 +43,23 @@ def say(line: str) -> None:
 
 
 def start_build(env: dict[str, str], var: Path, supervisor: Supervisor,
-                workers: list[Child]) -> None:
+                workers: list[Child]) -> Path | None:
     """Run the workers on the compiled build: at once if it is built for these sources, else
-    once the build made here in the background is ready (:meth:`Supervisor.replace`)."""
+    once the build made here in the background is ready (:meth:`Supervisor.replace`).
+
+    Returns the folder the background build fills until it is complete, if one was started:
+    a build stopped with the stack leaves it behind (``accel.build`` names it by its pid)."""
     if env.get(accel.SWITCH, "1") == "0":
         say(f"no compiled build: plain sources ({accel.SWITCH}=0)")
-        return
+        return None
     target = accel.build_dir()
     if (target / accel.MANIFEST).exists():
         say(f"compiled build ready: workers run {target}")
-        return
+        return None
     command = env.get(BUILD_COMMAND, "").strip()
     if command == "0":
         say(f"no compiled build: plain sources ({BUILD_COMMAND}=0)")
-        return
+        return None
     args = shlex.split(command) or [sys.executable, "-m", "shared.infra.accel", "build",
                                     "--nice", str(BUILD_NICE)]
     log_path = var / "accel-build.log"
@@ -66,7 +70,7 @@ def start_build(env: dict[str, str], var: Path, supervisor: Supervisor,
                                        stderr=subprocess.STDOUT, start_new_session=True)
     except OSError as error:  # e.g. a stand-in command that does not exist
         say(f"no compiled build: plain sources (the build did not start: {error})")
-        return
+        return None
     say(f"worker runs the plain sources; compiled build in progress (log: {log_path})")
 
     def done(code: int) -> None:
@@ -80,6 +84,7 @@ def start_build(env: dict[str, str], var: Path, supervisor: Supervisor,
                 f"see {log_path})")
 
     supervisor.add_job(Job("compiled build", process, done))
+    return target.parent / f"{target.name}.tmp{process.pid}"
 
 
 def main() -> int:
@@ -114,8 +119,10 @@ def main() -> int:
     supervisor = Supervisor(children, var / "supervisor.json")
     supervisor.start()
     say(f"Evo Arena: API on http://127.0.0.1:{port} (docs at /docs); Ctrl-C stops it.")
-    start_build(env, var, supervisor, workers)
+    partial = start_build(env, var, supervisor, workers)
     supervisor.run()
+    if partial is not None:  # a build stopped half-way; a finished one has renamed it
+        shutil.rmtree(partial, ignore_errors=True)
     return 0
 
 

@@ -169,11 +169,15 @@ def activate(root: Path = ROOT, base: Path | None = None) -> Activation:
                                 "imported from the sources; running the plain sources")
     before = set(sys.modules)
     saved_path = list(sys.path)
-    saved_package_paths = {name: list(sys.modules[name].__path__)
-                           for name in PACKAGES if name in sys.modules}
+    # Every package of the two already imported (``shared``, and e.g. ``shared.kernel`` that
+    # the worker's settings import) would look for its modules in the sources only: a
+    # compiled engine would then meet an interpreted ``State`` base and crash the process.
+    saved_package_paths = {name: list(module.__path__)
+                           for name, module in list(sys.modules.items())
+                           if name.split(".")[0] in PACKAGES and hasattr(module, "__path__")}
     sys.path.insert(0, str(target))
-    for name in saved_package_paths:  # an imported package would look in the sources only
-        sys.modules[name].__path__.insert(0, str(target / name))
+    for name in saved_package_paths:
+        sys.modules[name].__path__.insert(0, str(target.joinpath(*name.split("."))))
     try:
         plain = [name for name in modules if not _is_compiled(importlib.import_module(name))]
         if plain:
