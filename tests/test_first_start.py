@@ -25,6 +25,7 @@ import pytest
 import requests
 
 from scripts.localredis import free_port
+from scripts.supervise import Child, Supervisor, stop_child
 from shared.infra import accel
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -157,3 +158,46 @@ def test_make_run_serves_before_the_build_and_then_runs_the_workers_on_it(run: R
         _wait(f"the old {name} exited", lambda name=name: _gone(old[name]), 30, run.log)
     assert _healthy(run.base)
     assert run.process.poll() is None
+
+
+#: A worker-like child: a helper process in its group (as a Celery pool process is), and on
+#: SIGTERM it finishes its work in hand, then writes whether the helper was still running.
+GRACEFUL = """
+import signal, subprocess, sys, time
+from pathlib import Path
+out, up = Path(sys.argv[1]), Path(sys.argv[2])
+helper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+def finish(*_):
+    time.sleep(0.5)
+    out.write_text(repr(helper.poll()))
+    sys.exit(0)
+signal.signal(signal.SIGTERM, finish)
+up.write_text(str(helper.pid))
+time.sleep(60)
+"""
+
+
+def test_a_replaced_child_finishes_its_work_before_its_group_goes(tmp_path: Path) -> None:
+    out, up = tmp_path / "out", tmp_path / "up"
+    child = Child("worker", lambda: subprocess.Popen(
+        [sys.executable, "-c", GRACEFUL, str(out), str(up)], start_new_session=True))
+    supervisor = Supervisor([child])
+    supervisor.start()
+    try:
+        _wait("the child started", up.exists, 20, up)
+        old, helper = child.process, int(up.read_text())
+        up.unlink()
+        supervisor.replace(child)
+        assert child.process is not old and supervisor.retiring
+        deadline = time.monotonic() + 20
+        while supervisor.retiring and time.monotonic() < deadline:
+            supervisor.check(time.monotonic())
+            time.sleep(0.1)
+        assert not supervisor.retiring
+        # Only the old leader was asked to stop: its helper ran until the leader was done,
+        # then went with its group.
+        assert out.read_text() == "None"
+        assert _gone(helper)
+        assert child.process is not None and child.process.poll() is None
+    finally:
+        stop_child(child)
