@@ -19,6 +19,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -76,6 +77,11 @@ def _maps(pid: int) -> str:
         return Path(f"/proc/{pid}/maps").read_text()
     except OSError:
         return ""
+
+
+def _maps_folder(pid: int, folder: Path) -> bool:
+    """Whether the process has mapped a file of ``folder`` (a compiled module of the build)."""
+    return str(folder) in _maps(pid)
 
 
 def _gone(pid: int) -> bool:
@@ -154,8 +160,8 @@ def test_make_run_serves_before_the_build_and_then_runs_the_workers_on_it(run: R
         # The new worker has loaded the build's compiled modules (it imports the engines
         # as it boots), and the old one has exited.
         _wait(f"the new {name} mapped the build's compiled modules",
-              lambda name=name: str(run.target) in _maps(new[name]), 30, run.log)
-        _wait(f"the old {name} exited", lambda name=name: _gone(old[name]), 30, run.log)
+              partial(_maps_folder, new[name], run.target), 30, run.log)
+        _wait(f"the old {name} exited", partial(_gone, old[name]), 30, run.log)
     assert _healthy(run.base)
     assert run.process.poll() is None
 
