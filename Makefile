@@ -35,8 +35,9 @@ rabbitmq:
 accel: $(STAMP)
 	$(BIN)/python -m shared.infra.accel build
 
+# Serves at once: the workers start on the plain sources while the compiled build is made in
+# the background, then restart on it (scripts/run.py).
 run: $(STAMP)
-	$(BIN)/python -m shared.infra.accel build || echo "no compiled build: the worker runs the plain sources"
 	$(BIN)/python -m scripts.run
 
 # The tests check the build the worker runs (tests/test_accel.py), so it is built first.

@@ -5,6 +5,12 @@ Every child runs in its own session (process group), so a Celery worker's pool o
 workers are stopped with it: when a child's main process exits, whatever is left of its group
 is killed before the child is started again, and on shutdown each group is sent SIGTERM, then
 SIGKILL if it lingers.
+
+Beside the children it runs one-off jobs (the compiled build ``make run`` makes in the
+background), calling back when one ends, and it replaces a running child gracefully: the new
+process starts first, the old one's leader alone is sent SIGTERM (a Celery worker's warm
+shutdown: it finishes the tasks it runs, and its pool with them) and its group is killed once
+it has exited, or after ``REPLACE_GRACE`` seconds.
 """
 
 from __future__ import annotations
@@ -25,6 +31,9 @@ Start = Callable[[], subprocess.Popen[bytes]]
 FIRST_BACKOFF = 0.5  # seconds before the first restart of a child that died
 MAX_BACKOFF = 30.0
 STABLE_AFTER = 30.0  # a child up this long is healthy again: its back-off starts over
+#: How long a replaced child may take to finish its work: a bot's search is seconds, so this
+#: is ample; a task still running then is redelivered (acks late) to the new worker.
+REPLACE_GRACE = 120.0
 
 
 @dataclass
@@ -52,20 +61,42 @@ def kill_group(process: subprocess.Popen[bytes], sig: int) -> None:
         os.killpg(process.pid, sig)
 
 
-def stop_child(child: Child, timeout: float = 20) -> None:
-    """SIGTERM the child's group, wait for its leader, then SIGKILL what remains."""
-    process = child.process
-    if process is None:
-        return
+@dataclass
+class Job:
+    """A one-off program run beside the children, never restarted: ``done`` is called with
+    its exit code once it has ended."""
+
+    name: str
+    process: subprocess.Popen[bytes]
+    done: Callable[[int], None]
+
+
+@dataclass
+class Retiring:
+    """The old process of a replaced child, finishing its work until ``deadline``."""
+
+    name: str
+    process: subprocess.Popen[bytes]
+    deadline: float
+
+
+def stop_process(name: str, process: subprocess.Popen[bytes], timeout: float = 20) -> None:
+    """SIGTERM the process's group, wait for its leader, then SIGKILL what remains."""
     if process.poll() is None:
         kill_group(process, signal.SIGTERM)
         try:
             process.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
-            print(f"{child.name} did not stop in {timeout:g} s; killing it", file=sys.stderr)
+            print(f"{name} did not stop in {timeout:g} s; killing it", file=sys.stderr)
     kill_group(process, signal.SIGKILL)  # the leader's orphans (a pool child, a worker)
     if process.poll() is None:
         process.wait(timeout=10)
+
+
+def stop_child(child: Child, timeout: float = 20) -> None:
+    """Stop the child's current process and its group (:func:`stop_process`)."""
+    if child.process is not None:
+        stop_process(child.name, child.process, timeout)
 
 
 class Supervisor:
@@ -75,6 +106,8 @@ class Supervisor:
         self.children = children
         self.state_file = state_file
         self.stopping = False
+        self.jobs: list[Job] = []
+        self.retiring: list[Retiring] = []
 
     def _write_state(self) -> None:
         """The children's pids and restart counts, for tests and operators (atomic write)."""
@@ -91,8 +124,50 @@ class Supervisor:
             child.launch()
         self._write_state()
 
+    def add_job(self, job: Job) -> None:
+        """Watch ``job`` (already started, in a session of its own) until it ends."""
+        self.jobs.append(job)
+
+    def replace(self, child: Child, grace: float = REPLACE_GRACE) -> None:
+        """Start ``child`` afresh (e.g. on a new build) and retire its running process
+        gracefully. A child that is down already just starts afresh when it is due."""
+        old = child.process
+        if old is None or old.poll() is not None or child.restart_at is not None:
+            return
+        try:
+            child.launch()
+        except Exception as exc:  # the old process keeps serving
+            child.process = old
+            print(f"{child.name} could not be replaced: {exc}", file=sys.stderr)
+            return
+        # The leader alone: a Celery worker's pool processes stop at once on a SIGTERM of
+        # their own, dropping their tasks; the leader's warm shutdown lets them finish.
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(old.pid, signal.SIGTERM)
+        self.retiring.append(Retiring(child.name, old, time.monotonic() + grace))
+        self._write_state()
+
+    def _check_jobs(self, now: float) -> None:
+        for job in list(self.jobs):
+            code = job.process.poll()
+            if code is not None:
+                kill_group(job.process, signal.SIGKILL)  # nothing of it outlives it
+                self.jobs.remove(job)
+                job.done(code)
+        for old in list(self.retiring):
+            if old.process.poll() is None and now < old.deadline:
+                continue
+            if old.process.poll() is None:
+                print(f"the replaced {old.name} did not stop in time; killing it",
+                      file=sys.stderr)
+            kill_group(old.process, signal.SIGKILL)  # what is left of its group
+            old.process.wait(timeout=10)
+            self.retiring.remove(old)
+
     def check(self, now: float) -> None:
-        """Restart children that died, each after its back-off."""
+        """Restart children that died, each after its back-off; watch jobs and the
+        processes of replaced children."""
+        self._check_jobs(now)
         changed = False
         for child in self.children:
             process = child.process
@@ -131,6 +206,10 @@ class Supervisor:
                 self.check(time.monotonic())
                 time.sleep(poll)
         finally:
+            for job in self.jobs:
+                stop_process(job.name, job.process)
+            for old in self.retiring:
+                stop_process(old.name, old.process)
             # Reverse order (workers and the API before Redis): nothing writes to a dead store.
             for child in reversed(self.children):
                 stop_child(child)
