@@ -70,7 +70,9 @@ def start_run_stack(tmp: Path, bot_workers: int = 2) -> RunStack:
         env.pop(name)
     env.update(EVO_VAR=str(tmp), REDIS_PORT=str(redis_port), PORT=str(api_port),
                BOT_WORKERS=str(bot_workers), WORKER_CONCURRENCY="1",
-               TOURNAMENT_CONCURRENCY="1", WEB_CONCURRENCY="2")
+               TOURNAMENT_CONCURRENCY="1", WEB_CONCURRENCY="2",
+               # No background build: the workers run whatever build `make test` made first.
+               EVO_ACCEL_BUILD="0", HOST="127.0.0.1")
     log = open(tmp / "run.log", "wb")  # noqa: SIM115 -- the child keeps it
     process = subprocess.Popen([sys.executable, "-m", "scripts.run"], cwd=ROOT, env=env,
                                stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
