@@ -1,4 +1,5 @@
-"""The Redis match store: the only code that talks to Redis.
+"""The Redis match store: the only code that touches a match's keys (the whole key space,
+every store's, is in one table: ``docs/keys.md``).
 
 Key space of one match (prefix ``evo:m:{id}``, braces included: the id is the key's hash tag,
 so on Redis Cluster all keys of one match live in one slot and one script can write them;
@@ -27,16 +28,19 @@ so on Redis Cluster all keys of one match live in one slot and one script can wr
   answered (TTL: the longest it may take); ``evo:m:{id}:hintq:{seat}`` string — the
   question of the seat's latest hint search (``shared.matches.carryover``, TTL);
 * ``evo:m:{id}:queued:{seat}:{version}`` string — a bot turn's task is in the queue (set
-  before it is sent, removed when a worker starts it; the lease then says it is running), so
-  the sweep re-enqueues only a turn whose task is lost, however long the queue;
+  before it is sent: by the very commit that hands the turn on, or by the sweep; removed when
+  a worker starts it; the lease then says it is running), so the sweep re-enqueues only a
+  turn whose task is lost, however long the queue;
 * ``evo:active`` sorted set — live matches by last update time (the bot sweep reads it; a
-  global index, so never written inside a match's own commit: a match is added before a
-  write that leaves it live and removed after one that ends it, so a live match is never
-  missing, and an entry a lost race leaves behind is dropped by the sweep when it finds the
-  match over or gone);
+  global index: on a single Redis, a write that leaves the match live updates it, and the
+  deadline and waiting indexes, inside its own commit script; on a cluster (another slot) a
+  match is added before a write that leaves it live, and everywhere removed after one that
+  ends it, so a live match is never missing, and an entry a lost race leaves behind is
+  dropped by the sweep when it finds the match over or gone);
 * ``evo:deadlines`` sorted set — matches with a move deadline by the earliest time a seat's
   deadline passes; ``evo:waiting`` sorted set — waiting matches by creation time (both are
-  global indexes, written after a match's own commit, never inside it);
+  global indexes: inside the commit on a single Redis, after it on a cluster);
+* ``evo:rate:{key}`` string — a per-seat window (:meth:`MatchStore.rate_limit`, TTL);
 * ``evo:finishing`` sorted set — finished rated or tournament matches that still owe their
   finish handling (rating, tournament tick), by when they ended. The mark itself is the
   ``finish_owed`` field of the match's hash, written by the very commit that ends the match
