@@ -126,30 +126,8 @@ class MatchService:
         A tournament names the ``match_id`` it claimed; creating it again returns the stored
         match unchanged (and no token).
         """
-        try:
-            game = get_game(game_id)
-        except KeyError:
-            raise Unprocessable(f"unknown game {game_id!r}", field="game") from None
-        if not game.min_players <= len(seats) <= game.max_players:
-            raise Unprocessable(f"{game.name} takes {game.min_players}-{game.max_players} "
-                                f"seats, not {len(seats)}", field="seats")
-        try:
-            resolved = game.resolve_options(options)
-        except ValueError as exc:
-            raise Unprocessable(str(exc), field="options") from None
-        stored_seats, tokens = [], {}
-        for index, spec in enumerate(seats):
-            seat = {"seat": index, "kind": spec["kind"], "name": spec.get("name")
-                    or f"{spec['kind']}-{index}", "joined": spec["kind"] != "open"}
-            if spec["kind"] == "bot":
-                seat["bot"] = self._bot_spec(spec.get("bot") or {}, index)
-            if spec["kind"] == "account":
-                account = self._account(spec.get("account"), index)
-                seat.update(account=account["id"], name=spec.get("name") or account["name"],
-                            webhook=bool(account.get("webhook")))
-            if spec["kind"] == "human":
-                tokens[index] = secrets.token_urlsafe(32)
-            stored_seats.append(seat)
+        game, resolved = self._game_for(game_id, options, len(seats))
+        stored_seats, tokens = self._seats(seats)
         accounts = [s["account"] for s in stored_seats if s["kind"] == "account"]
         if rated and any(s["kind"] not in ("bot", "account") for s in stored_seats):
             raise Unprocessable("a rated match needs every seat to be a bot or an account",
@@ -187,6 +165,40 @@ class MatchService:
         if record.finish_owed:
             self.send_finish(record.id)
         return record, tokens
+
+    @staticmethod
+    def _game_for(game_id: str, options: dict[str, Any] | None, players: int
+                  ) -> tuple[Game, dict[str, Any]]:
+        """The game and its resolved options for a new match of ``players`` seats (422s)."""
+        try:
+            game = get_game(game_id)
+        except KeyError:
+            raise Unprocessable(f"unknown game {game_id!r}", field="game") from None
+        if not game.min_players <= players <= game.max_players:
+            raise Unprocessable(f"{game.name} takes {game.min_players}-{game.max_players} "
+                                f"seats, not {players}", field="seats")
+        try:
+            return game, game.resolve_options(options)
+        except ValueError as exc:
+            raise Unprocessable(str(exc), field="options") from None
+
+    def _seats(self, seats: list[dict[str, Any]]
+               ) -> tuple[list[dict[str, Any]], dict[int, str]]:
+        """The seats as stored, and the tokens of the human seats (shown only once)."""
+        stored_seats, tokens = [], {}
+        for index, spec in enumerate(seats):
+            seat = {"seat": index, "kind": spec["kind"], "name": spec.get("name")
+                    or f"{spec['kind']}-{index}", "joined": spec["kind"] != "open"}
+            if spec["kind"] == "bot":
+                seat["bot"] = self._bot_spec(spec.get("bot") or {}, index)
+            if spec["kind"] == "account":
+                account = self._account(spec.get("account"), index)
+                seat.update(account=account["id"], name=spec.get("name") or account["name"],
+                            webhook=bool(account.get("webhook")))
+            if spec["kind"] == "human":
+                tokens[index] = secrets.token_urlsafe(32)
+            stored_seats.append(seat)
+        return stored_seats, tokens
 
     def _account(self, account_id: Any, index: int) -> dict[str, Any]:
         account = self.accounts.load(str(account_id)) if isinstance(account_id, str) else None
