@@ -321,6 +321,15 @@ class MatchService:
         at v - 2), from the live log or the kept one (not redacted: see :func:`redact`)."""
         return self.store.log(match_id, start, end)
 
+    def version(self, match_id: str) -> int | None:
+        """The match's version now (None: no such match, or only its result is kept)."""
+        return self.store.version(match_id)
+
+    def change_channel(self, match_id: str) -> str:
+        """The pub/sub channel every write of the match publishes its new version on (for a
+        waiter that watches several matches at once: ``shared.infra.notifier.wait_on``)."""
+        return self.store.channel(match_id)
+
     def wait_for_change(self, match_id: str, seen_version: int, timeout: float) -> int | None:
         """Block until the match's version is not ``seen_version`` or ``timeout`` passes;
         the version then (None: no such match). Woken by the commit's publish."""
