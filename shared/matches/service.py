@@ -292,9 +292,21 @@ class MatchService:
         record, seat = self.store.load_with_seat(match_id, token)
         if record is None or self.retired_rules(record) is not None:
             record = self.load(match_id)  # the 404 or 410 that says why
-        if seat is None:  # no token, or an account's key: the full check
-            seat = self.authenticate(match_id, token, required)
+        if seat is None:  # no token, or not a seat's: an account's key, on the match read
+            seat = self._seat_of_key(record, token, required)
         return record, seat
+
+    def _seat_of_key(self, record: MatchRecord, token: str | None, required: bool
+                     ) -> int | None:
+        """``authenticate`` for a token already known not to be a seat token of
+        ``record``: an account's key holding a seat, else a 401 (none) or 403."""
+        if token is None:
+            return self.authenticate(record.id, None, required)
+        account_id = self.accounts.by_key_hash(hash_secret(token))
+        seat = None if account_id is None else self._account_seat_in(record, account_id)
+        if seat is None:
+            raise Forbidden("the token does not belong to any seat of this match")
+        return seat
 
     def read_as(self, match_id: str, token: str | None
                 ) -> tuple[MatchRecord | dict[str, Any], int | None]:
@@ -307,8 +319,8 @@ class MatchService:
             if not isinstance(found, MatchRecord):
                 return found, None
             record, seat = found, None
-        if seat is None and token is not None:  # an account's key: the full check
-            seat = self.authenticate(match_id, token, required=False)
+        if seat is None and token is not None:  # an account's key, on the match read
+            seat = self._seat_of_key(record, token, required=False)
         return record, seat
 
     def peek(self, match_id: str) -> MatchRecord | None:
@@ -356,8 +368,13 @@ class MatchService:
     def _account_seat(self, match_id: str, key: str) -> int | None:
         account_id = self.accounts.by_key_hash(hash_secret(key))
         record = self.store.load(match_id) if account_id is not None else None
-        if record is None:
+        if record is None or account_id is None:
             return None
+        return self._account_seat_in(record, account_id)
+
+    @staticmethod
+    def _account_seat_in(record: MatchRecord, account_id: str) -> int | None:
+        """The seat ``account_id`` plays in ``record`` (the one that owes a move first)."""
         held = [s["seat"] for s in record.seats if s.get("account") == account_id]
         owing = [seat for seat in held if seat in record.to_move]
         return (owing or held or [None])[0]

@@ -31,6 +31,13 @@ def test_no_path_costs_more_than_today(figures: dict[str, Any], path: str) -> No
     assert figures[path] <= TODAY[path], (path, figures[path])
 
 
+def test_a_pull_bots_requests_read_the_match_once(figures: dict[str, Any]) -> None:
+    """An account's key on a match's routes: the match and the seat tokens in one round trip,
+    the key's account in one more, then the move's own writes (rate limits, commit, task)."""
+    pull = figures["pull bot's move"]
+    assert pull["legal moves"] <= 2 and pull["move"] <= 5, pull
+
+
 def test_the_count_sees_the_paths_commands(figures: dict[str, Any]) -> None:
     """Every counted path does talk to Redis (a count of 0 would mean counting is broken)."""
     assert all(figures[path] >= 1 for path in TODAY)
