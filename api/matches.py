@@ -29,7 +29,7 @@ from api.match_schemas import (
     SubmitMoveSchema,
 )
 from shared.bots.hints import hint
-from shared.domain.errors import Unavailable, Unprocessable
+from shared.domain.errors import Unauthorized, Unavailable, Unprocessable
 from shared.infra.queue import send_hint
 from shared.matches.record import ENDED, MatchRecord
 from shared.matches.service import redact
@@ -72,8 +72,12 @@ def list_matches() -> dict[str, Any]:
 @bp.get("/<match_id>")
 def read_match(match_id: str) -> dict[str, Any]:
     args = query(ReadMatchQuery())
-    # A malformed header is a 401 before any read; a seat token is checked with the read.
-    record, seat = service().read_as(match_id, bearer_token())
+    try:
+        token = bearer_token()
+    except Unauthorized:
+        service().read(match_id)  # an unknown match is a 404 before a malformed header's 401
+        raise
+    record, seat = service().read_as(match_id, token)  # the seat token checked with the read
     if not isinstance(record, MatchRecord):  # ended, its state expired: the kept result
         return record  # (a seat reads it as a spectator)
     if "wait" in args and args.get("version") == record.version:
