@@ -66,9 +66,5 @@ class WorkerStats:
         """A bot's search took ``seconds``; ``played``: its move was accepted."""
         observe_search(self._redis, seconds, played)
 
-    def bot_move(self) -> None:
-        """A move accepted from the worker without a search (a webhook's)."""
-        count(self._redis, "bot_moves")
-
     def read(self) -> dict[str, float]:
         return read(self._redis)
