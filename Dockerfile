@@ -23,8 +23,6 @@ RUN pip install --no-cache-dir -r requirements.txt -c constraints.txt
 COPY api ./api
 COPY worker ./worker
 COPY shared ./shared
-# scripts/migrate_keys.py: `docker compose run --rm api python -m scripts.migrate_keys`
-COPY scripts/__init__.py scripts/migrate_keys.py ./scripts/
 COPY openapi.yaml gunicorn.conf.py ./
 COPY --from=accel /app/var/accel ./var/accel
 RUN useradd --create-home evo

@@ -21,6 +21,9 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.extensions["evo.service"] = built.matches
     app.extensions["evo.accounts"] = built.accounts
     app.extensions["evo.tournaments"] = built.tournaments
+    app.extensions["evo.monitoring"] = built.monitoring
+    app.extensions["evo.limiter"] = built.limiter
+    app.extensions["evo.bot_cap"] = built.bot_cap
 
     from api import (
         accounts,

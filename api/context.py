@@ -11,6 +11,7 @@ from marshmallow import Schema
 from shared.accounts.service import AccountService
 from shared.domain.errors import ServiceError, Unauthorized
 from shared.infra.config import Settings
+from shared.infra.monitoring import Monitoring
 from shared.infra.rate_limit import RateLimiter
 from shared.infra.secrets import hash_secret
 from shared.matches.bot_cap import BotWorkCap, bot_seat_count
@@ -48,6 +49,10 @@ def tournaments() -> TournamentService:
     return current_app.extensions["evo.tournaments"]
 
 
+def monitoring() -> Monitoring:
+    return current_app.extensions["evo.monitoring"]
+
+
 def client_address() -> str:
     return request.remote_addr or "unknown"
 
@@ -55,10 +60,10 @@ def client_address() -> str:
 def rate_limit(bucket: str, per_minute: int, token: str | None = None) -> None:
     """Refuse (429, ``Retry-After``) a request beyond ``per_minute`` in this minute, counted
     per client address and, given a ``token``, per token too."""
-    limiter = RateLimiter(service().store.redis)
+    limiter: RateLimiter = current_app.extensions["evo.limiter"]
     who = [f"a:{client_address()}"] + ([f"t:{hash_secret(token)}"] if token else [])
-    for key in who:
-        retry = limiter.hit(bucket, key, per_minute)
+    # Both counted in one round trip; the address's refusal is told first.
+    for key, retry in zip(who, limiter.hit_all(bucket, who, per_minute), strict=True):
         if retry:
             raise TooManyRequests(f"at most {per_minute} such requests a minute "
                                   f"{'per token' if key[0] == 't' else 'per address'}; "
@@ -72,7 +77,7 @@ def admit_bot_work(seats: list[dict[str, Any]], match_id: str) -> BotWorkCap | N
     wanted, cap = bot_seat_count(seats), settings().bot_seats_per_client
     if wanted == 0 or cap <= 0:
         return None
-    work = BotWorkCap(service().store)
+    work: BotWorkCap = current_app.extensions["evo.bot_cap"]
     live = work.reserve(client_address(), match_id, wanted, cap)
     if live is not None:
         raise TooManyRequests(f"at most {cap} bot seats in live matches per address; you "

@@ -29,7 +29,7 @@ from api.match_schemas import (
     SubmitMoveSchema,
 )
 from shared.bots.hints import hint
-from shared.domain.errors import Unavailable, Unprocessable
+from shared.domain.errors import Unauthorized, Unavailable, Unprocessable
 from shared.infra.queue import send_hint
 from shared.matches.record import ENDED, MatchRecord
 from shared.matches.service import redact
@@ -72,14 +72,17 @@ def list_matches() -> dict[str, Any]:
 @bp.get("/<match_id>")
 def read_match(match_id: str) -> dict[str, Any]:
     args = query(ReadMatchQuery())
-    record = service().read(match_id)
+    try:
+        token = bearer_token()
+    except Unauthorized:
+        service().read(match_id)  # an unknown match is a 404 before a malformed header's 401
+        raise
+    record, seat = service().read_as(match_id, token)  # the seat token checked with the read
     if not isinstance(record, MatchRecord):  # ended, its state expired: the kept result
-        bearer_token()  # a malformed header is still a 401; a seat reads it as a spectator
-        return record
-    seat = service().authenticate(match_id, bearer_token(), required=False)
+        return record  # (a seat reads it as a spectator)
     if "wait" in args and args.get("version") == record.version:
         wait = min(args["wait"], settings().max_wait_seconds)
-        if service().store.wait_for_change(match_id, record.version, wait) != record.version:
+        if service().wait_for_change(match_id, record.version, wait) != record.version:
             record = service().load(match_id)
     return service().describe(record, seat)
 
@@ -167,14 +170,14 @@ def stream(match_id: str) -> Response:
     seat = service().authenticate(match_id, bearer_token(), required=False)
     if record.status in ENDED and since is not None and since >= record.version:
         return Response(status=204)
-    store = service().store
+    matches = service()
     # Without a version to resume from, the stream starts at the current version.
     seen = {"version": record.version - 1 if since is None else min(since, record.version)}
 
     def catch_up(latest: MatchRecord) -> Iterator[str]:
         """The events of every version after the last one sent, up to ``latest``'s."""
         start = seen["version"]
-        entries = store.log(match_id, max(start - 1, 0), latest.version - 2)
+        entries = matches.entries(match_id, max(start - 1, 0), latest.version - 2)
         finished = latest.status == "finished"
         by_version = {e["version"]: e if finished else redact(e, seat) for e in entries}
         for version in range(start + 1, latest.version + 1):
@@ -187,13 +190,13 @@ def stream(match_id: str) -> Response:
                 "version": latest.version, "status": latest.status, "result": latest.result})
 
     def wait(seconds: float) -> Iterator[str] | None:
-        latest = store.load(match_id)
+        latest = matches.peek(match_id)
         if latest is None or (latest.status in ENDED and seen["version"] >= latest.version):
             return None
         if latest.version == seen["version"]:
-            if store.wait_for_change(match_id, seen["version"], seconds) == seen["version"]:
+            if matches.wait_for_change(match_id, seen["version"], seconds) == seen["version"]:
                 return iter([])
-            latest = store.load(match_id)
+            latest = matches.peek(match_id)
             if latest is None:
                 return None
         return catch_up(latest)

@@ -17,7 +17,6 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-import redis
 from flask import Flask, Response, g, request
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
@@ -33,7 +32,7 @@ from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Histo
 from prometheus_client.registry import Collector
 
 from shared.infra import notifier, stats
-from shared.infra.queue import BOT_QUEUE, TOURNAMENT_QUEUE
+from shared.infra.monitoring import Monitoring
 
 log = logging.getLogger(__name__)
 
@@ -65,32 +64,17 @@ def _requests(method: str, route: str, status: int) -> Any:
 
 
 class WorkerStats(Collector):
-    """Bot queue lengths and the worker's counters, read from Redis at scrape time."""
+    """Bot queue lengths and the worker's counters, read at scrape time (through the
+    monitoring service: the store's Redis, the broker's)."""
 
     def __init__(self, app: Flask) -> None:
         self.app = app
-        self._broker_client: redis.Redis | None = None
-
-    def _broker(self, store: object) -> Any:
-        """Where the queues are: the store's own Redis, the broker's Redis when it is another
-        (always so with a cluster), or None for a broker that is not Redis (RabbitMQ: its
-        queue lengths are RabbitMQ's own metrics)."""
-        settings = self.app.extensions["evo.settings"]
-        if settings.broker_url == settings.redis_url and not settings.redis_cluster_nodes:
-            return store
-        if not settings.broker_url.startswith(("redis://", "rediss://")):
-            return None
-        if self._broker_client is None:
-            self._broker_client = redis.Redis.from_url(settings.broker_url, socket_timeout=2)
-        return self._broker_client
 
     def collect(self) -> Iterator[object]:
-        client = self.app.extensions["evo.service"].store.redis
+        monitoring: Monitoring = self.app.extensions["evo.monitoring"]
         try:
-            broker = self._broker(client)
-            lengths = {} if broker is None else {
-                queue: broker.llen(queue) for queue in (BOT_QUEUE, TOURNAMENT_QUEUE)}
-            counters = stats.read(client)
+            lengths = monitoring.queue_lengths()
+            counters = monitoring.worker_counters()
         except Exception as exc:  # a scrape must answer even when the store does not
             log.warning("metrics: could not read the worker's counters: %s", exc)
             return

@@ -1,4 +1,8 @@
-"""Building the services from the settings, the same way in the API and the worker."""
+"""Building the services from the settings, the same way in the API and the worker.
+
+The composition root: the only place that hands one Redis client to the stores and helpers
+that share it, so routes and tasks reach Redis only through what is built here.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +10,7 @@ from dataclasses import dataclass
 
 from shared.accounts.service import AccountService, parse_networks
 from shared.infra.config import Settings
+from shared.infra.monitoring import Monitoring
 from shared.infra.queue import (
     MATCH_FINISHED_TASK,
     TOURNAMENT_QUEUE,
@@ -13,6 +18,9 @@ from shared.infra.queue import (
     make_enqueue,
     make_sender,
 )
+from shared.infra.rate_limit import RateLimiter
+from shared.infra.stats import WorkerStats
+from shared.matches.bot_cap import BotWorkCap
 from shared.matches.service import MatchService
 from shared.matches.store import MatchStore
 from shared.tournaments.service import TournamentService
@@ -23,6 +31,9 @@ class Services:
     matches: MatchService
     accounts: AccountService
     tournaments: TournamentService
+    monitoring: Monitoring  # readiness, queue lengths, the worker's counters
+    limiter: RateLimiter  # the API's per-address and per-token limits
+    bot_cap: BotWorkCap  # the bot seats one address may have in live matches
 
 
 def build(settings: Settings) -> Services:
@@ -30,12 +41,19 @@ def build(settings: Settings) -> Services:
                                 result_ttl=settings.result_ttl, log_ttl=settings.log_ttl,
                                 cluster_nodes=settings.redis_cluster_nodes,
                                 replica_acks=settings.redis_replica_acks)
+    client = store.redis  # one pool for every key space on the store's Redis
+    stats = WorkerStats(client)
     matches = MatchService(store, make_enqueue(settings.broker_url), settings.idempotency_ttl,
                            background=make_enqueue(settings.broker_url, TOURNAMENT_QUEUE),
-                           on_finish=make_sender(settings.broker_url, MATCH_FINISHED_TASK))
+                           on_finish=make_sender(settings.broker_url, MATCH_FINISHED_TASK),
+                           stats=stats)
     accounts = AccountService(matches.accounts, matches, parse_networks(settings.webhook_allow))
     tournaments = TournamentService(matches, settings.max_tournament_matches,
                                     settings.max_tournament_entrants,
                                     settings.max_tournament_concurrency,
                                     start=make_sender(settings.broker_url, TOURNAMENT_TICK_TASK))
-    return Services(matches, accounts, tournaments)
+    broker_is_store = (settings.broker_url == settings.redis_url
+                       and not settings.redis_cluster_nodes)
+    monitoring = Monitoring(client, stats, settings.broker_url, broker_is_store)
+    return Services(matches, accounts, tournaments, monitoring, RateLimiter(client),
+                    BotWorkCap(store))

@@ -13,7 +13,6 @@ from shared.bots import hint_search as hints
 from shared.bots.catalogue import HINT_TIME_LIMIT, LONGEST_CAP
 from shared.bots.turn_budget import TurnBudget
 from shared.bots.webhooks import WebhookPolicy
-from shared.infra import stats
 from shared.infra.config import Settings
 from shared.infra.queue import (
     BOT_TURN_TASK,
@@ -54,7 +53,8 @@ STORE_RETRY: dict[str, Any] = {"autoretry_for": (StoreError,), "retry_backoff": 
 def play_bot_turn(match_id: str, seat: int, version: int) -> str:
     # Retried whole: before the turn's claim that is a clean start; after it, the rerun finds
     # its own lease and gives way, and the sweep hands the turn on once the lease expires.
-    # The move's commit, the write a full Redis refuses, is retried inside turns._submit.
+    # The move's commit, the write a full Redis refuses, is retried inside the turn
+    # (shared.matches.bot_turns).
     return with_store_retries(
         lambda: turns.play_bot_turn(_services().matches, match_id, seat, version,
                                     settings.bot_lease_seconds, _webhooks(),
@@ -64,14 +64,14 @@ def play_bot_turn(match_id: str, seat: int, version: int) -> str:
 
 @app.task(name=SWEEP_TASK, ignore_result=True)
 def sweep_bot_turns() -> int:
-    stats.count(_services().matches.store.redis, "sweeps_bot_turns")
+    _services().monitoring.stats.count("sweeps_bot_turns")
     return turns.sweep(_services().matches, settings.bot_stale_after,
                        settings.stalled_expire_seconds)
 
 
 @app.task(name=DEADLINE_SWEEP_TASK, ignore_result=True)
 def sweep_deadlines() -> int:
-    stats.count(_services().matches.store.redis, "sweeps_deadlines")
+    _services().monitoring.stats.count("sweeps_deadlines")
     return deadlines.sweep(_services().matches, settings.waiting_expire_seconds)
 
 

@@ -42,8 +42,7 @@ def play_turn(service: MatchService, record: MatchRecord, seat: int, policy: Web
               lease_seconds: float) -> str:
     """Ask the seat's webhook for its move and play it, or the fallback move if it fails."""
     timeout = record.move_deadline or policy.default_timeout
-    if not service.store.claim_bot_turn(record.id, seat, record.version,
-                                        timeout + lease_seconds):
+    if not service.claim_bot_turn(record.id, seat, record.version, timeout + lease_seconds):
         return "claimed"
     started = time.monotonic()
     try:
@@ -61,7 +60,7 @@ def play_turn(service: MatchService, record: MatchRecord, seat: int, policy: Web
         log.info("webhook move dropped in match %s seat %s: %s", record.id, seat, exc.detail)
         return "conflict"
     finally:
-        service.store.release_bot_turn(record.id, seat, record.version)
+        service.release_bot_turn(record.id, seat, record.version)
 
 
 def ask(service: MatchService, record: MatchRecord, seat: int, policy: WebhookPolicy,

@@ -31,8 +31,9 @@ from typing import Any
 from shared.accounts.store import AccountStore
 from shared.bots import catalogue as bot_catalogue
 from shared.domain.errors import Conflict, Forbidden, Gone, NotFound, Unauthorized, Unprocessable
-from shared.games import get_game
+from shared.games import all_games, get_game
 from shared.infra.secrets import hash_secret
+from shared.infra.stats import WorkerStats
 from shared.kernel.protocol import Game, IllegalMove, NotYourTurn, State
 from shared.matches import carryover
 from shared.matches import randomness as match_random
@@ -101,9 +102,14 @@ def turn_budgeted(record: MatchRecord) -> bool:
 
 class MatchService:
     def __init__(self, store: MatchStore, enqueue: Enqueue, idempotency_ttl: int = 86400,
-                 background: Enqueue | None = None, on_finish: OnFinish | None = None):
+                 background: Enqueue | None = None, on_finish: OnFinish | None = None,
+                 stats: WorkerStats | None = None):
         self.store = store
         self.accounts = AccountStore(store.redis)
+        # The worker's counters (bot searches and moves): given by ``shared.services``.
+        self.stats = stats or WorkerStats(store.redis)
+        # The most seats any game has: how far back a bot turn looks for an earlier search.
+        self.max_seats = max(game.max_players for game in all_games())
         self.enqueue = enqueue
         self.background = background or enqueue
         self.on_finish = on_finish
@@ -120,30 +126,8 @@ class MatchService:
         A tournament names the ``match_id`` it claimed; creating it again returns the stored
         match unchanged (and no token).
         """
-        try:
-            game = get_game(game_id)
-        except KeyError:
-            raise Unprocessable(f"unknown game {game_id!r}", field="game") from None
-        if not game.min_players <= len(seats) <= game.max_players:
-            raise Unprocessable(f"{game.name} takes {game.min_players}-{game.max_players} "
-                                f"seats, not {len(seats)}", field="seats")
-        try:
-            resolved = game.resolve_options(options)
-        except ValueError as exc:
-            raise Unprocessable(str(exc), field="options") from None
-        stored_seats, tokens = [], {}
-        for index, spec in enumerate(seats):
-            seat = {"seat": index, "kind": spec["kind"], "name": spec.get("name")
-                    or f"{spec['kind']}-{index}", "joined": spec["kind"] != "open"}
-            if spec["kind"] == "bot":
-                seat["bot"] = self._bot_spec(spec.get("bot") or {}, index)
-            if spec["kind"] == "account":
-                account = self._account(spec.get("account"), index)
-                seat.update(account=account["id"], name=spec.get("name") or account["name"],
-                            webhook=bool(account.get("webhook")))
-            if spec["kind"] == "human":
-                tokens[index] = secrets.token_urlsafe(32)
-            stored_seats.append(seat)
+        game, resolved = self._game_for(game_id, options, len(seats))
+        stored_seats, tokens = self._seats(seats)
         accounts = [s["account"] for s in stored_seats if s["kind"] == "account"]
         if rated and any(s["kind"] not in ("bot", "account") for s in stored_seats):
             raise Unprocessable("a rated match needs every seat to be a bot or an account",
@@ -181,6 +165,40 @@ class MatchService:
         if record.finish_owed:
             self.send_finish(record.id)
         return record, tokens
+
+    @staticmethod
+    def _game_for(game_id: str, options: dict[str, Any] | None, players: int
+                  ) -> tuple[Game, dict[str, Any]]:
+        """The game and its resolved options for a new match of ``players`` seats (422s)."""
+        try:
+            game = get_game(game_id)
+        except KeyError:
+            raise Unprocessable(f"unknown game {game_id!r}", field="game") from None
+        if not game.min_players <= players <= game.max_players:
+            raise Unprocessable(f"{game.name} takes {game.min_players}-{game.max_players} "
+                                f"seats, not {players}", field="seats")
+        try:
+            return game, game.resolve_options(options)
+        except ValueError as exc:
+            raise Unprocessable(str(exc), field="options") from None
+
+    def _seats(self, seats: list[dict[str, Any]]
+               ) -> tuple[list[dict[str, Any]], dict[int, str]]:
+        """The seats as stored, and the tokens of the human seats (shown only once)."""
+        stored_seats, tokens = [], {}
+        for index, spec in enumerate(seats):
+            seat = {"seat": index, "kind": spec["kind"], "name": spec.get("name")
+                    or f"{spec['kind']}-{index}", "joined": spec["kind"] != "open"}
+            if spec["kind"] == "bot":
+                seat["bot"] = self._bot_spec(spec.get("bot") or {}, index)
+            if spec["kind"] == "account":
+                account = self._account(spec.get("account"), index)
+                seat.update(account=account["id"], name=spec.get("name") or account["name"],
+                            webhook=bool(account.get("webhook")))
+            if spec["kind"] == "human":
+                tokens[index] = secrets.token_urlsafe(32)
+            stored_seats.append(seat)
+        return stored_seats, tokens
 
     def _account(self, account_id: Any, index: int) -> dict[str, Any]:
         account = self.accounts.load(str(account_id)) if isinstance(account_id, str) else None
@@ -274,9 +292,60 @@ class MatchService:
         record, seat = self.store.load_with_seat(match_id, token)
         if record is None or self.retired_rules(record) is not None:
             record = self.load(match_id)  # the 404 or 410 that says why
-        if seat is None:  # no token, or an account's key (the seat tokens are checked)
+        if seat is None:  # no token, or not a seat's: an account's key, on the match read
             seat = self._seat_of_key(record, token, required)
         return record, seat
+
+    def _seat_of_key(self, record: MatchRecord, token: str | None, required: bool
+                     ) -> int | None:
+        """``authenticate`` for a token already known not to be a seat token of
+        ``record``: an account's key holding a seat, else a 401 (none) or 403."""
+        if token is None:
+            return self.authenticate(record.id, None, required)
+        account_id = self.accounts.by_key_hash(hash_secret(token))
+        seat = None if account_id is None else self._account_seat_in(record, account_id)
+        if seat is None:
+            raise Forbidden("the token does not belong to any seat of this match")
+        return seat
+
+    def read_as(self, match_id: str, token: str | None
+                ) -> tuple[MatchRecord | dict[str, Any], int | None]:
+        """``read`` and, for a match still kept whole, ``authenticate`` (not required) at
+        once: a seat token is checked in the same round trip as the read. A match kept only
+        after its end is read by anyone as a spectator (seat None)."""
+        record, seat = self.store.load_with_seat(match_id, token)
+        if record is None or self.retired_rules(record) is not None:
+            found = self.read(match_id)  # the kept match, or the 404 or 410 that says why
+            if not isinstance(found, MatchRecord):
+                return found, None
+            record, seat = found, None
+        if seat is None and token is not None:  # an account's key, on the match read
+            seat = self._seat_of_key(record, token, required=False)
+        return record, seat
+
+    def peek(self, match_id: str) -> MatchRecord | None:
+        """The match as stored now (None: gone), without the checks of :meth:`load`: for a
+        reader that already has it (an event stream) and only follows it."""
+        return self.store.load(match_id)
+
+    def entries(self, match_id: str, start: int = 0, end: int = -1) -> list[dict[str, Any]]:
+        """The raw log entries ``start..end`` (list indices, inclusive; version v's entry is
+        at v - 2), from the live log or the kept one (not redacted: see :func:`redact`)."""
+        return self.store.log(match_id, start, end)
+
+    def version(self, match_id: str) -> int | None:
+        """The match's version now (None: no such match, or only its result is kept)."""
+        return self.store.version(match_id)
+
+    def change_channel(self, match_id: str) -> str:
+        """The pub/sub channel every write of the match publishes its new version on (for a
+        waiter that watches several matches at once: ``shared.infra.notifier.wait_on``)."""
+        return self.store.channel(match_id)
+
+    def wait_for_change(self, match_id: str, seen_version: int, timeout: float) -> int | None:
+        """Block until the match's version is not ``seen_version`` or ``timeout`` passes;
+        the version then (None: no such match). Woken by the commit's publish."""
+        return self.store.wait_for_change(match_id, seen_version, timeout)
 
     def authenticate(self, match_id: str, token: str | None, required: bool) -> int | None:
         """The seat a bearer token belongs to; None for a spectator when not ``required``.
@@ -299,8 +368,13 @@ class MatchService:
     def _account_seat(self, match_id: str, key: str) -> int | None:
         account_id = self.accounts.by_key_hash(hash_secret(key))
         record = self.store.load(match_id) if account_id is not None else None
-        if record is None:
+        if record is None or account_id is None:
             return None
+        return self._account_seat_in(record, account_id)
+
+    @staticmethod
+    def _account_seat_in(record: MatchRecord, account_id: str) -> int | None:
+        """The seat ``account_id`` plays in ``record`` (the one that owes a move first)."""
         held = [s["seat"] for s in record.seats if s.get("account") == account_id]
         owing = [seat for seat in held if seat in record.to_move]
         return (owing or held or [None])[0]
@@ -391,9 +465,11 @@ class MatchService:
             entry = {"version": record.version, "seat": chosen, "at": record.updated_at,
                      "events": [{"type": "seat_joined", "seat": chosen,
                                  "name": record.seats[chosen]["name"]}]}
+            due = self.bot_seats_due(record)
             if self.store.commit(record, expected, [entry],
-                                 new_token=(chosen, hash_secret(token))):
-                self.enqueue_bot_turns(record)
+                                 new_token=(chosen, hash_secret(token)), queued=due,
+                                 queued_ttl=QUEUED_TTL):
+                self.send_bot_turns(record, due)
                 return record, chosen, token
         raise Conflict("too many concurrent joins; try again")
 
@@ -482,8 +558,10 @@ class MatchService:
         if idempotency is not None:
             key, fingerprint = idempotency
             idem = (key, {"fingerprint": fingerprint, "answer": answer}, self.idempotency_ttl)
+        due = self.bot_seats_due(record)  # handed on: marked queued by the commit itself
         if not self.store.commit(record, applied_at, [entry], idempotency=idem,
-                                 ended=self.kept_form(record)):
+                                 ended=self.kept_form(record), queued=due,
+                                 queued_ttl=QUEUED_TTL):
             if given is not None:
                 # The caller's read was overtaken: judge the move again on the match as it
                 # is now (a quoted version may still hold there), as if nothing was given.
@@ -491,7 +569,7 @@ class MatchService:
                                         bot, timeout)
             raise Conflict("another move was accepted first; read the match again",
                            version=self.store.version(match_id))
-        self.enqueue_bot_turns(record)
+        self.send_bot_turns(record, due)
         if record.finish_owed:
             self.send_finish(record.id)
         return answer
@@ -655,6 +733,23 @@ class MatchService:
                 log.warning("could not enqueue match %s seat %s v%s: %s", record.id, seat,
                             record.version, exc)
 
+    def send_bot_turns(self, record: MatchRecord, seats: list[int]) -> None:
+        """Send the bot turns of ``seats`` that a committed write marked queued (in its own
+        atomic step). A failure to send is logged, not raised: the write stands; the mark
+        is dropped, so the sweep re-enqueues the turn."""
+        send = self.background if record.tournament else self.enqueue
+        for seat in seats:
+            try:
+                send(record.id, seat, record.version)
+            except Exception as exc:  # the broker is down or full; the sweep recovers it
+                log.warning("could not enqueue match %s seat %s v%s: %s", record.id, seat,
+                            record.version, exc)
+                try:
+                    self.store.unmark_turn_queued(record.id, seat, record.version)
+                except Exception as gone:  # the mark then expires by itself (QUEUED_TTL)
+                    log.warning("match %s seat %s v%s: its queued mark stays until it "
+                                "expires: %r", record.id, seat, record.version, gone)
+
     def send_finish(self, match_id: str) -> None:
         """Send a committed end's finish handling (``on_finish``). A failure to send is
         logged, not raised: the move that ended the match is committed and its answer must
@@ -666,6 +761,15 @@ class MatchService:
         except Exception as exc:  # the broker is down or full; the sweep recovers it
             log.warning("match %s finished; the task that rates it (and moves its tournament "
                         "on) was not sent (%r): the sweep will do it", match_id, exc)
+
+    def claim_bot_turn(self, match_id: str, seat: int, version: int, ttl: float,
+                       note: str = "1") -> bool:
+        """Take the lease on a bot's turn for ``ttl`` seconds (storing ``note``: the question
+        a search answers, ``shared.matches.carryover``); False if another task holds it."""
+        return self.store.claim_bot_turn(match_id, seat, version, ttl, note)
+
+    def release_bot_turn(self, match_id: str, seat: int, version: int) -> None:
+        self.store.release_bot_turn(match_id, seat, version)
 
     def enqueue_turn(self, record: MatchRecord, seat: int) -> None:
         """Send a bot turn to its queue (a tournament's go behind people's matches), marked

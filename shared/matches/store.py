@@ -1,4 +1,5 @@
-"""The Redis match store: the only code that talks to Redis.
+"""The Redis match store: the only code that touches a match's keys (the whole key space,
+every store's, is in one table: ``docs/keys.md``).
 
 Key space of one match (prefix ``evo:m:{id}``, braces included: the id is the key's hash tag,
 so on Redis Cluster all keys of one match live in one slot and one script can write them;
@@ -27,16 +28,19 @@ so on Redis Cluster all keys of one match live in one slot and one script can wr
   answered (TTL: the longest it may take); ``evo:m:{id}:hintq:{seat}`` string — the
   question of the seat's latest hint search (``shared.matches.carryover``, TTL);
 * ``evo:m:{id}:queued:{seat}:{version}`` string — a bot turn's task is in the queue (set
-  before it is sent, removed when a worker starts it; the lease then says it is running), so
-  the sweep re-enqueues only a turn whose task is lost, however long the queue;
+  before it is sent: by the very commit that hands the turn on, or by the sweep; removed when
+  a worker starts it; the lease then says it is running), so the sweep re-enqueues only a
+  turn whose task is lost, however long the queue;
 * ``evo:active`` sorted set — live matches by last update time (the bot sweep reads it; a
-  global index, so never written inside a match's own commit: a match is added before a
-  write that leaves it live and removed after one that ends it, so a live match is never
-  missing, and an entry a lost race leaves behind is dropped by the sweep when it finds the
-  match over or gone);
+  global index: on a single Redis, a write that leaves the match live updates it, and the
+  deadline and waiting indexes, inside its own commit script; on a cluster (another slot) a
+  match is added before a write that leaves it live, and everywhere removed after one that
+  ends it, so a live match is never missing, and an entry a lost race leaves behind is
+  dropped by the sweep when it finds the match over or gone);
 * ``evo:deadlines`` sorted set — matches with a move deadline by the earliest time a seat's
   deadline passes; ``evo:waiting`` sorted set — waiting matches by creation time (both are
-  global indexes, written after a match's own commit, never inside it);
+  global indexes: inside the commit on a single Redis, after it on a cluster);
+* ``evo:rate:{key}`` string — a per-seat window (:meth:`MatchStore.rate_limit`, TTL);
 * ``evo:finishing`` sorted set — finished rated or tournament matches that still owe their
   finish handling (rating, tournament tick), by when they ended. The mark itself is the
   ``finish_owed`` field of the match's hash, written by the very commit that ends the match
@@ -56,10 +60,6 @@ concurrent writers can never both win and a log entry exists exactly for each ac
 With ``replica_acks`` > 0 a write is answered only after ``WAIT`` saw it reach that many
 replicas (or ``REPLICA_WAIT_MS`` passed), so a failover keeps every move a client was told
 was accepted.
-
-Matches stored before the hash tag (``evo:m:<id>`` without braces, on a single Redis: the old
-layout could never run on a cluster) are renamed to the new keys when first read
-(:meth:`MatchStore.load`), or all at once by ``python -m scripts.migrate_keys``.
 """
 
 from __future__ import annotations
@@ -95,25 +95,35 @@ RETRIED_ON_NODE = (redis.ConnectionError, redis.TimeoutError, MovedError, Cluste
 _COMMIT = """
 local current = redis.call('HGET', KEYS[1], 'version')
 if current ~= ARGV[1] then return 0 end
--- A write that ends the match carries its log compacted (ARGV[10]) as read at this version:
--- the list must still hold the ARGV[9] entries read then, or nothing is written.
-local ending = #ARGV > 8
-if ending and redis.call('LLEN', KEYS[2]) ~= tonumber(ARGV[9]) then return 0 end
+-- A write that ends the match carries its log compacted (ARGV[11]) as read at this version:
+-- the list must still hold the ARGV[10] entries read then, or nothing is written.
+local ending = #ARGV > 9
+if ending and redis.call('LLEN', KEYS[2]) ~= tonumber(ARGV[10]) then return 0 end
+-- ARGV[9]: what else the write does, on KEYS[7..] (by index): the global indexes first (on a
+-- single Redis only; a refused index write then leaves nothing written), then the queued
+-- marks of the bot turns the write hands on (keys of the match: its slot).
+local extra = cjson.decode(ARGV[9])
+for _, op in ipairs(extra.zadd) do
+  if op[4] then redis.call('ZADD', KEYS[op[1]], 'NX', op[2], op[3])
+  else redis.call('ZADD', KEYS[op[1]], op[2], op[3]) end
+end
+for _, op in ipairs(extra.zrem) do redis.call('ZREM', KEYS[op[1]], op[2]) end
+for _, op in ipairs(extra.marks) do redis.call('SET', KEYS[op[1]], op[2], 'PX', op[3]) end
 local fields = cjson.decode(ARGV[2])
 for name, value in pairs(fields) do redis.call('HSET', KEYS[1], name, value) end
 if ARGV[4] ~= '' then redis.call('SET', KEYS[3], ARGV[4], 'EX', tonumber(ARGV[5])) end
 if ARGV[6] ~= '' then redis.call('HSET', KEYS[4], ARGV[6], ARGV[7]) end
 if ending then
   -- The end, its kept log and result and every time to live land together (issue 18).
-  redis.call('SET', KEYS[5], ARGV[10])
+  redis.call('SET', KEYS[5], ARGV[11])
   redis.call('DEL', KEYS[2])
-  if ARGV[11] ~= '' then redis.call('SET', KEYS[6], ARGV[11]) end
-  local ended_ttl = tonumber(ARGV[12])
+  if ARGV[12] ~= '' then redis.call('SET', KEYS[6], ARGV[12]) end
+  local ended_ttl = tonumber(ARGV[13])
   if ended_ttl > 0 then
     redis.call('EXPIRE', KEYS[1], ended_ttl)
     redis.call('EXPIRE', KEYS[4], ended_ttl)
-    redis.call('EXPIRE', KEYS[5], tonumber(ARGV[13]))
-    if ARGV[11] ~= '' then redis.call('EXPIRE', KEYS[6], tonumber(ARGV[14])) end
+    redis.call('EXPIRE', KEYS[5], tonumber(ARGV[14]))
+    if ARGV[12] ~= '' then redis.call('EXPIRE', KEYS[6], tonumber(ARGV[15])) end
   end
 else
   local entries = cjson.decode(ARGV[3])
@@ -129,6 +139,20 @@ if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], 'finish_o
 return 1
 """
 
+# Take a bot turn's lease (KEYS[1]) unless another task holds it (0), and give it back at
+# once if a task of the same seat holds a newer turn's lease (KEYS[2..]: -1): that task owns
+# the turn. One step, so no newer claim slips in between the claim and its check.
+_CLAIM = """
+if not redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return 0 end
+for i = 2, #KEYS do
+  if redis.call('EXISTS', KEYS[i]) == 1 then
+    redis.call('DEL', KEYS[1])
+    return -1
+  end
+end
+return 1
+"""
+
 _CREATE = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 local fields = cjson.decode(ARGV[1])
@@ -139,18 +163,9 @@ return 1
 """
 
 
-# The lasting keys of a match stored before hash tags (its state hash first).
-LEGACY_SUFFIXES = ("", ":log", ":tok", ":logz", ":result")
-
-
 def match_key(match_id: str, suffix: str = "") -> str:
     """The key ``suffix`` of one match; ``{id}`` is its hash tag (one cluster slot)."""
     return f"evo:m:{{{match_id}}}{suffix}"
-
-
-def legacy_match_key(match_id: str, suffix: str = "") -> str:
-    """Where a match stored before hash tags keeps ``suffix`` (read only to migrate it)."""
-    return f"evo:m:{match_id}{suffix}"
 
 
 def pack(text: str) -> str:
@@ -187,6 +202,7 @@ class MatchStore:
         self._commit = client.register_script(_COMMIT)
         self._create = client.register_script(_CREATE)
         self._finish_handled = client.register_script(_FINISH_HANDLED)
+        self._claim = client.register_script(_CLAIM)
 
     @classmethod
     def from_url(cls, url: str, ended_ttl: int = 0, max_connections: int = 5000,
@@ -211,28 +227,7 @@ class MatchStore:
 
     def load(self, match_id: str) -> MatchRecord | None:
         fields = self.redis.hgetall(self._key(match_id))
-        if not fields and self.migrate_legacy(match_id):
-            fields = self.redis.hgetall(self._key(match_id))
         return MatchRecord.from_fields(fields) if fields else None
-
-    def migrate_legacy(self, match_id: str) -> bool:
-        """Rename a match stored before hash tags to its hash-tagged keys; True if it did.
-
-        Only a single Redis can hold such a match (the old layout wrote keys of several slots
-        in one script, which a cluster refuses), so a cluster has nothing to migrate. RENAMENX
-        keeps a concurrent reader's migration (or a newer write) from being overwritten; the
-        hash moves last, so whoever sees it also sees the log and the tokens.
-        """
-        if is_cluster(self.redis) or "{" in match_id or "}" in match_id:
-            return False
-        if not self.redis.exists(*(legacy_match_key(match_id, s) for s in LEGACY_SUFFIXES)):
-            return False  # (an ended match may keep its result and log after its state)
-        for suffix in (*LEGACY_SUFFIXES[1:], LEGACY_SUFFIXES[0]):
-            try:
-                self.redis.renamenx(legacy_match_key(match_id, suffix), match_key(match_id, suffix))
-            except redis.ResponseError:  # "no such key": another reader moved it first
-                continue
-        return True
 
     def load_with_seat(self, match_id: str, token: str | None
                        ) -> tuple[MatchRecord | None, int | None]:
@@ -244,15 +239,11 @@ class MatchStore:
             pipe.hgetall(self._key(match_id))
             pipe.hget(self._key(match_id, ":tok"), hash_secret(token))
             fields, seat = pipe.execute()
-        if not fields and self.migrate_legacy(match_id):
-            return self.load_with_seat(match_id, token)
         return (MatchRecord.from_fields(fields) if fields else None,
                 None if seat is None else int(seat))
 
     def version(self, match_id: str) -> int | None:
         value = self.redis.hget(self._key(match_id), "version")
-        if value is None and self.migrate_legacy(match_id):  # (a tournament asks this first)
-            value = self.redis.hget(self._key(match_id), "version")
         return None if value is None else int(value)
 
     def statuses(self, match_ids: Sequence[str]) -> list[str | None]:
@@ -423,14 +414,22 @@ class MatchStore:
                log_entries: Sequence[dict[str, Any]] = (),
                idempotency: tuple[str, dict[str, Any], int] | None = None,
                new_token: tuple[int, str] | None = None,
-               ended: dict[str, Any] | None = None) -> bool:
+               ended: dict[str, Any] | None = None,
+               queued: Sequence[int] = (), queued_ttl: float = 0.0) -> bool:
         """Write ``record`` iff the stored version is still ``expected_version``.
 
-        Appends ``log_entries``, stores an Idempotency-Key answer and a new seat token in the
-        same atomic step. Returns False (and writes nothing) if another writer won. A write
-        that ends the match also keeps, in that same step, its log compacted and ``ended``
-        (the match as a spectator sees it at the end), and gives every key of the match its
-        time to live: no crash can leave an ended match kept for ever (:meth:`_ending_args`).
+        Appends ``log_entries``, stores an Idempotency-Key answer, a new seat token and the
+        queued marks of the bot turns it hands on (``queued``: seats, at the new version,
+        for ``queued_ttl`` seconds) in the same atomic step. Returns False (and writes
+        nothing) if another writer won. A write that ends the match also keeps, in that same
+        step, its log compacted and ``ended`` (the match as a spectator sees it at the end),
+        and gives every key of the match its time to live: no crash can leave an ended match
+        kept for ever (:meth:`_ending_args`).
+
+        On a single Redis, a write that leaves the match live updates the global indexes in
+        that same step too (one round trip, and never out of step with the match); on a
+        cluster they live in other slots and are written before and after it
+        (:meth:`_index_before`, :meth:`_index_after`), as is an ending write's everywhere.
         """
         fields = record.to_fields()
         idem_key, idem_value, idem_ttl = "", "", 0
@@ -442,19 +441,59 @@ class MatchStore:
                                                                      str(new_token[0]))
         entries = [json.dumps(e) for e in log_entries]
         ending = self._ending_args(record, entries, ended) if record.status in ENDED else []
-        self._index_before(record)
+        keys = [self._key(record.id), self._key(record.id, ":log"),
+                idem_key or self._key(record.id, ":idem:-"), self._key(record.id, ":tok"),
+                self._key(record.id, ":logz"), self._key(record.id, ":result")]
+        extra: dict[str, list[list[Any]]] = {"zadd": [], "zrem": [], "marks": []}
+
+        def key_index(name: str) -> int:
+            keys.append(name)
+            return len(keys)  # Lua counts from 1
+
+        for seat in queued:
+            extra["marks"].append([key_index(self._queued_key(record.id, seat, record.version)),
+                                   "1", max(1, int(queued_ttl * 1000))])
+        inline = record.status not in ENDED and not is_cluster(self.redis)
+        if inline:
+            for index, score, member, nx in self._index_adds(record):
+                extra["zadd"].append([key_index(index), repr(score), member, nx])
+            for index, member in self._index_removals(record):
+                extra["zrem"].append([key_index(index), member])
+        else:
+            self._index_before(record)
         done = self._run(
-            self._commit,
-            keys=[self._key(record.id), self._key(record.id, ":log"),
-                  idem_key or self._key(record.id, ":idem:-"), self._key(record.id, ":tok"),
-                  self._key(record.id, ":logz"), self._key(record.id, ":result")],
+            self._commit, keys=keys,
             args=[str(expected_version), json.dumps(fields), json.dumps(entries),
                   idem_value, idem_ttl, token_hash, token_seat, self.channel(record.id),
-                  *ending],
+                  json.dumps(extra), *ending],
         )
-        if done:
+        if done and not inline:
             self._index_after(record)
         return bool(done)
+
+    @staticmethod
+    def _index_adds(record: MatchRecord) -> list[tuple[str, float, str, bool]]:
+        """The index entries a write that leaves ``record`` live adds: (index, score, member,
+        only if absent). ``evo:active`` by its last update (:meth:`_index_before`), then
+        what :meth:`index_deadlines` adds."""
+        adds = [("evo:active", record.updated_at, record.id, False)]
+        due = record.deadline_at()
+        if due is not None:
+            adds.append(("evo:deadlines", due, record.id, False))
+        if record.status == "waiting":
+            adds.append(("evo:waiting", record.created_at, record.id, True))
+        return adds
+
+    @staticmethod
+    def _index_removals(record: MatchRecord) -> list[tuple[str, str]]:
+        """The index entries a write that leaves ``record`` live removes (as
+        :meth:`index_deadlines` does)."""
+        removals = []
+        if record.deadline_at() is None:
+            removals.append(("evo:deadlines", record.id))
+        if record.status != "waiting":
+            removals.append(("evo:waiting", record.id))
+        return removals
 
     def _ending_args(self, record: MatchRecord, entries: list[str],
                      ended: dict[str, Any] | None) -> list[Any]:
@@ -542,6 +581,38 @@ class MatchStore:
             return {}
         notes = self.redis.mget([self._key(match_id, f":lease:{seat}:{v}") for v in versions])
         return {v: str(note) for v, note in zip(versions, notes, strict=True) if note is not None}
+
+    def _queued_key(self, match_id: str, seat: int, version: int) -> str:
+        return self._key(match_id, f":queued:{seat}:{version}")
+
+    def _lease_key(self, match_id: str, seat: int, version: int) -> str:
+        return self._key(match_id, f":lease:{seat}:{version}")
+
+    def start_bot_turn(self, match_id: str, seat: int, version: int, window: int
+                       ) -> tuple[MatchRecord | None, dict[int, str]]:
+        """A bot turn's task starts, in one round trip: its queued mark goes (the lease it
+        takes next says it runs), and the match is read with ``seat``'s live leases at the
+        ``window - 1`` versions before ``version`` (version -> note: an earlier search that
+        may answer this turn, ``shared.matches.carryover``)."""
+        earlier = list(range(max(0, version - window + 1), version))
+        with self.redis.pipeline(transaction=False) as pipe:
+            pipe.delete(self._queued_key(match_id, seat, version))
+            pipe.hgetall(self._key(match_id))
+            for v in earlier:  # GETs, not MGET: a cluster's pipeline refuses MGET
+                pipe.get(self._lease_key(match_id, seat, v))
+            _, fields, *notes = pipe.execute()
+        leases = {v: str(note) for v, note in zip(earlier, notes, strict=True)
+                  if note is not None}
+        return (MatchRecord.from_fields(fields) if fields else None), leases
+
+    def claim_newest_bot_turn(self, match_id: str, seat: int, version: int, ttl: float,
+                              note: str, newer: Sequence[int]) -> str:
+        """Take the lease on a bot's turn, storing ``note``: ``"ok"``; ``"claimed"`` if
+        another task holds it; ``"stale"`` (and no lease) if a task of the same seat holds
+        the lease of one of the ``newer`` versions (that task owns the turn)."""
+        keys = [self._lease_key(match_id, seat, v) for v in (version, *newer)]
+        taken = int(self._claim(keys=keys, args=[note, max(1, int(ttl * 1000))]))
+        return {1: "ok", 0: "claimed"}.get(taken, "stale")
 
     def mark_turn_queued(self, match_id: str, seat: int, version: int, ttl: float) -> None:
         """Note that a task for this turn is being sent (``ttl``: the broker's redelivery

@@ -15,7 +15,7 @@ from typing import Any
 
 import redis
 
-from shared.infra.redis_client import RedisClient, is_cluster
+from shared.infra.redis_client import RedisClient
 
 Rating = dict[str, Any]  # {"name", "mu", "sigma", "matches"}
 
@@ -23,24 +23,11 @@ Rating = dict[str, Any]  # {"name", "mu", "sigma", "matches"}
 class RatingStore:
     def __init__(self, client: RedisClient) -> None:
         self.redis = client
-        self._migrated: set[str] = set()
 
     @staticmethod
     def _key(game: str, suffix: str = "") -> str:
         # The game is the hash tag: one rating update (a WATCH transaction) writes four keys.
         return f"evo:r:{{{game}}}{suffix}"
-
-    def migrate_legacy(self, game: str) -> None:
-        """Rename one game's ratings stored before hash tags (``evo:r:<game>``), once per
-        process; only a single Redis can hold them (see ``MatchStore.migrate_legacy``)."""
-        if game in self._migrated or is_cluster(self.redis):
-            return
-        for suffix in (":board", ":done", ":seq", ""):  # the ratings hash last
-            try:
-                self.redis.renamenx(f"evo:r:{game}{suffix}", self._key(game, suffix))
-            except redis.ResponseError:  # no such key: nothing (left) to move
-                continue
-        self._migrated.add(game)
 
     def rate_once(self, game: str, match_id: str, players: Sequence[tuple[str, str]],
                   compute: Callable[[list[Rating | None]], list[tuple[float, float]]]
@@ -52,7 +39,6 @@ class RatingStore:
         the same players retry rather than overwrite each other, and the ``done`` hash makes a
         second call for the same match (another worker saw it finish) return the first record.
         """
-        self.migrate_legacy(game)
         ratings, done = self._key(game), self._key(game, ":done")
         with self.redis.pipeline(transaction=True) as pipe:
             while True:
@@ -85,19 +71,16 @@ class RatingStore:
     def rated(self, game: str, match_ids: Sequence[str]) -> dict[str, dict[str, Any]]:
         if not match_ids:
             return {}
-        self.migrate_legacy(game)
         raw = self.redis.hmget(self._key(game, ":done"), list(match_ids))
         return {m: json.loads(r) for m, r in zip(match_ids, raw, strict=True) if r is not None}
 
     def ratings(self, game: str, keys: Sequence[str]) -> dict[str, Rating]:
         if not keys:
             return {}
-        self.migrate_legacy(game)
         raw = self.redis.hmget(self._key(game), list(keys))
         return {k: json.loads(r) for k, r in zip(keys, raw, strict=True) if r is not None}
 
     def leaderboard(self, game: str, limit: int) -> list[tuple[str, Rating]]:
-        self.migrate_legacy(game)
         keys = self.redis.zrevrange(self._key(game, ":board"), 0, limit - 1)
         found = self.ratings(game, keys)
         return [(key, found[key]) for key in keys if key in found]

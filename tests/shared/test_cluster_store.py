@@ -1,5 +1,5 @@
 """The store on Redis Cluster: one slot per match, global indexes repaired by the sweep, writes
-that wait for a replica, and matches stored before hash tags still served."""
+that wait for a replica."""
 
 from __future__ import annotations
 
@@ -12,14 +12,12 @@ import redis
 from redis.crc import key_slot
 
 from scripts.localcluster import LocalCluster
-from scripts.migrate_keys import migrate
 from shared.bots import turns
 from shared.infra.rate_limit import RateLimiter
 from shared.infra.redis_client import RedisClient, connect
 from shared.matches.bot_cap import BotWorkCap
 from shared.matches.service import MatchService
-from shared.matches.store import LEGACY_SUFFIXES, MatchStore, legacy_match_key, match_key
-from shared.ratings.store import RatingStore
+from shared.matches.store import MatchStore, match_key
 from tests.shared.test_seeds import play_out
 from tests.shared.test_service import Recorder
 
@@ -127,48 +125,6 @@ def test_a_master_without_a_live_replica_is_written_without_waiting(
     client.close()
 
 
-def _store_the_old_way(client: redis.Redis, match_id: str) -> None:
-    """Rename a match's keys back to the layout before hash tags (``evo:m:<id>``)."""
-    for suffix in LEGACY_SUFFIXES:
-        if client.exists(match_key(match_id, suffix)):  # no log before the first move
-            client.rename(match_key(match_id, suffix), legacy_match_key(match_id, suffix))
-
-
-def test_a_match_stored_before_hash_tags_is_served_and_moved(
-        redis_client: redis.Redis) -> None:
-    service = MatchService(MatchStore(redis_client), Recorder())
-    record, tokens = service.create_match("savanna", {}, 8, HUMANS)
-    move = service.legal_moves(record, 0)[0]["move"]
-    service.submit_move(record.id, 0, record.version, move)
-    _store_the_old_way(redis_client, record.id)
-    assert not redis_client.exists(match_key(record.id))
-    # A tournament's scheduler asks for a slot's version first: an old match is found too
-    # (not created again over it).
-    assert service.store.version(record.id) == record.version + 1
-    loaded = service.load(record.id)
-    assert loaded.version == record.version + 1
-    assert service.authenticate(record.id, tokens[1], required=True) == 1
-    assert len(service.store.log(record.id)) == 1
-    assert not any(redis_client.exists(legacy_match_key(record.id, s)) for s in LEGACY_SUFFIXES)
-    play_out(service, record.id, tokens, random.Random(1))  # and it plays on
-    assert service.load(record.id).status == "finished"
-
-
-def test_the_migration_command_moves_old_matches_and_ratings(redis_client: redis.Redis) -> None:
-    service = MatchService(MatchStore(redis_client), Recorder())
-    ids = [service.create_match("savanna", {}, n, HUMANS)[0].id for n in range(3)]
-    for match_id in ids:
-        _store_the_old_way(redis_client, match_id)
-    redis_client.hset("evo:r:savanna", "bot:random", '{"name": "random", "mu": 25, '
-                      '"sigma": 8, "matches": 1}')
-    redis_client.zadd("evo:r:savanna:board", {"bot:random": 1.0})
-    assert migrate(redis_client) == (3, 1)
-    assert all(redis_client.exists(match_key(m)) for m in ids)
-    assert [k for k, _ in RatingStore(redis_client).leaderboard("savanna", 5)] == ["bot:random"]
-    assert not redis_client.exists("evo:r:savanna", "evo:r:savanna:board")
-    assert migrate(redis_client) == (0, 0)  # nothing left to do
-
-
 def test_rate_limits_and_the_bot_cap_work_on_either_store(store_client: RedisClient) -> None:
     limiter = RateLimiter(store_client)
     assert [limiter.hit("moves", "192.0.2.9", 2) == 0 for _ in range(3)] == [True, True, False]
@@ -226,15 +182,3 @@ def test_a_write_is_answered_truthfully_when_only_a_global_index_fails(
         redis_client.execute_command("ACL", "DELUSER", "matchonly")
 
 
-def test_an_old_ended_match_kept_after_its_state_expired_is_still_read(
-        redis_client: redis.Redis) -> None:
-    """Stored before hash tags, its state gone after ENDED_TTL, its result and log kept:
-    reading it finds the kept match (archived), not a 404 or a 500."""
-    service = MatchService(MatchStore(redis_client, ended_ttl=3600), Recorder())
-    record, tokens = service.create_match("savanna", {}, 12, HUMANS)
-    play_out(service, record.id, tokens, random.Random(3))
-    _store_the_old_way(redis_client, record.id)
-    redis_client.delete(legacy_match_key(record.id), legacy_match_key(record.id, ":tok"))
-    kept = service.read(record.id)
-    assert isinstance(kept, dict) and kept["archived"] and kept["status"] == "finished"
-    assert service.kept_events(kept)["events"]

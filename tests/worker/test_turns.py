@@ -8,10 +8,10 @@ import time
 from typing import Any
 
 import pytest
-import redis
 
 from shared.bots import turns
 from shared.games import get_game
+from shared.infra.redis_client import RedisClient
 from shared.matches import carryover
 from shared.matches.service import MatchService
 from shared.matches.store import MatchStore
@@ -19,8 +19,9 @@ from tests.shared.test_service import Recorder
 
 
 @pytest.fixture
-def service(redis_client: redis.Redis) -> MatchService:
-    return MatchService(MatchStore(redis_client), Recorder())
+def service(store_client: RedisClient) -> MatchService:
+    """On a single Redis and on a cluster (the turn's reads, claim and commit differ)."""
+    return MatchService(MatchStore(store_client), Recorder())
 
 
 def bot_match(service: MatchService, kind: str = "random", game: str = "evolution"
@@ -102,7 +103,7 @@ def test_sweep_reenqueues_only_lost_bot_turns(service: MatchService,
     seat = due_bot(service, record)
     service.enqueue.calls.clear()
     time.sleep(0.05)
-    with caplog.at_level(logging.INFO, logger="shared.bots.turns"):
+    with caplog.at_level(logging.INFO, logger="shared.matches.bot_turns"):
         # Its task is still in the queue (however long it has waited): left alone.
         assert service.store.turn_queued(record.id, seat, record.version)
         assert turns.sweep(service, stale_after=0.01) == 0
@@ -207,16 +208,16 @@ def test_a_task_overtaken_before_its_claim_gives_the_turn_to_the_newer_task(
     record, _ = service.create_match("savanna", {}, 8, [
         {"kind": "bot", "bot": {"kind": "random"}}, {"kind": "human"}])
     start = record.version
-    real_claim, searched = service.store.claim_bot_turn, []
+    real_claim, searched = service.store.claim_newest_bot_turn, []
 
-    def late_claim(match_id: str, seat: int, version: int, ttl: float, note: str = "1"
-                   ) -> bool:
+    def late_claim(match_id: str, seat: int, version: int, ttl: float, note: str,
+                   newer: Any) -> str:
         if version == start:  # between this task's read and its claim: a pick, a newer task
             service.submit_move(record.id, 1, start, _first_legal(service, record.id, 1))
-            assert real_claim(match_id, seat, start + 1, ttl, note)
-        return real_claim(match_id, seat, version, ttl, note)
+            assert service.store.claim_bot_turn(match_id, seat, start + 1, ttl, note)
+        return real_claim(match_id, seat, version, ttl, note, newer)
 
-    monkeypatch.setattr(service.store, "claim_bot_turn", late_claim)
+    monkeypatch.setattr(service.store, "claim_newest_bot_turn", late_claim)
     monkeypatch.setattr(turns, "choose_move", lambda *args: searched.append(args))
     assert turns.play_bot_turn(service, record.id, 0, start, 5) == "stale"
     assert searched == [] and not service.store.bot_turn_claimed(record.id, 0, start)
