@@ -337,11 +337,6 @@ class MatchService:
         """The match's version now (None: no such match, or only its result is kept)."""
         return self.store.version(match_id)
 
-    def change_channel(self, match_id: str) -> str:
-        """The pub/sub channel every write of the match publishes its new version on (for a
-        waiter that watches several matches at once: ``shared.infra.notifier.wait_on``)."""
-        return self.store.channel(match_id)
-
     def wait_for_change(self, match_id: str, seen_version: int, timeout: float) -> int | None:
         """Block until the match's version is not ``seen_version`` or ``timeout`` passes;
         the version then (None: no such match). Woken by the commit's publish."""
@@ -783,19 +778,6 @@ class MatchService:
             raise
 
     # -- accounts: what the accounts service reads of matches --------------------------------
-    def _seat_of_key(self, record: MatchRecord, token: str | None, required: bool
-                     ) -> int | None:
-        """``load_as``'s check of a token that is no seat token of ``record`` (its read
-        looked): an account's key holding a seat, judged on ``record`` as read."""
-        if token is None:
-            return self.authenticate(record.id, None, required)  # None, or the 401
-        account_id = self.accounts.by_key_hash(hash_secret(token))
-        held = [s["seat"] for s in record.seats if account_id and s.get("account") == account_id]
-        owing = [seat for seat in held if seat in record.to_move]
-        if not held:
-            raise Forbidden("the token does not belong to any seat of this match")
-        return (owing or held)[0]
-
     def account_turns(self, account_id: str, match_ids: Sequence[str]
                       ) -> tuple[list[dict[str, Any]], list[str]]:
         """The turns ``account_id`` owes in ``match_ids`` (the matches read in one pipeline),
