@@ -5,7 +5,7 @@ Creates ``--matches`` two-human matches of every game in a fresh redis-server (t
 real service, with the default ``ENDED_TTL``/``LOG_TTL``/``RESULT_TTL``) and reads Redis's
 ``used_memory`` before and after; then plays ``--finished`` of them to the end with random
 legal moves and measures again, with the Redis server's CPU time a played move costs
-(``INFO cpu``: the sizing of the match store in the README); then deletes the finished
+(``INFO cpu``: the sizing of the match store in docs/operations.md); then deletes the finished
 matches' state and tokens, as their ``ENDED_TTL`` expiry does, and measures what stays for
 ``LOG_TTL``/``RESULT_TTL`` (the compacted log and the kept result). ``MEMORY USAGE`` of one
 match's keys is printed beside each average.

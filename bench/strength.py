@@ -41,8 +41,8 @@ one JSON line with the commit the bots ran at and the game's rules version (``ru
 ``Game.version``); a rerun plays only the seeds not yet recorded under the current rules, so
 the 200-match plan can be run in pieces, and ``--report`` prints the figures of everything
 recorded, one row per rules version. A match played under other rules is a different game:
-the README table (``--markdown``) counts only the current rules version's records. A record
-without ``rules`` predates the field and was played under its game's first rules version
+docs/benchmarks.md's table (``--markdown``) counts only the current rules version's records.
+A record without ``rules`` predates the field and was played under its game's first rules version
 (``<game>-1``; no game had changed its version before). Each record also keeps how the
 default search's playouts ended for its bots (``playouts``: ``full``, or ``cut`` at the
 game's registered cut-off, ``Game.playouts`` under each bot's budget; ``full/cut`` when A's
@@ -346,7 +346,7 @@ def summarise(records: list[dict[str, Any]]) -> list[str]:
 
 
 def markdown(records: list[dict[str, Any]], matches: int = 200) -> list[str]:
-    """The README's table: every game's PLAN rows, each against its target, in plan order.
+    """docs/benchmarks.md's table: every game's PLAN rows, each against its target, in plan order.
 
     A row passes when the lower bound of its 95% interval clears the target; a row with fewer
     than ``matches`` matches says so. Pairings outside the plan, and matches played under
@@ -423,7 +423,8 @@ def main() -> None:
     parser.add_argument("--report", action="store_true",
                         help="only summarise the results file, play nothing")
     parser.add_argument("--markdown", action="store_true",
-                        help="with --report: the README's table of the plan against its targets")
+                        help="with --report: the table of the plan against its targets "
+                             "(docs/benchmarks.md)")
     args = parser.parse_args()
     if not args.report:
         games = args.game or [game.id for game in all_games()]

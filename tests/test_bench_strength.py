@@ -60,7 +60,7 @@ def test_earlier_totals_count_with_single_matches_but_never_twice(tmp_path: Path
 def test_seed_ranges_and_wilson_interval() -> None:
     assert _ranges([0, 1, 2, 5, 7, 8]) == "0-2,5,7-8"
     lo, hi = wilson(200, 200)
-    assert hi == 1.0 and 0.98 < lo < 0.982  # the README's [0.981, 1.000]
+    assert hi == 1.0 and 0.98 < lo < 0.982  # docs/benchmarks.md's [0.981, 1.000]
     lo, hi = wilson(168, 200)
     assert (round(lo, 3), round(hi, 3)) == (0.783, 0.884)
 

@@ -2,8 +2,8 @@
 
 Beat sends the sweep every few seconds, and Celery would log three INFO lines each time
 ("Sending due task", "received", "succeeded"), burying the bot turns. The sweep logs on its
-own (``shared.bots.turns.sweep``) when it actually re-enqueues a turn; its failures stay visible,
-since only records at INFO or below are filtered.
+own (``shared.matches.bot_turns.sweep``) when it actually re-enqueues a turn; its failures
+stay visible, since only records at INFO or below are filtered.
 """
 
 from __future__ import annotations

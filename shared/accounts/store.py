@@ -1,13 +1,11 @@
-"""Redis keys of bot accounts and of the request rate limits (the store of
-:mod:`shared.accounts.service`).
+"""Redis keys of bot accounts (the store of :mod:`shared.accounts.service`).
 
 * ``evo:a:{id}`` hash — name, webhook URL (never shown but to its owner), key hash, created;
 * ``evo:akeys`` hash — sha256(API key) -> account id (keys are never stored in clear);
 * ``evo:a:{id}:matches`` set — running matches where the account holds a seat (the pull
   endpoint reads it; finished matches are dropped lazily);
 * ``evo:a:{id}:gen`` counter and channel ``evo:a:{id}:chg`` — bumped when the account gets a
-  seat in a new match, so a waiting bot wakes;
-* ``evo:rl:{bucket}:{who}:{window}`` counter — requests in one fixed window (TTL).
+  seat in a new match, so a waiting bot wakes.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ the level, so ``hard`` never searches less than ``medium`` in the same position:
 * ``hard``   10,000 simulations or 2.5 s.
 
 The caps are sized from the compiled build's simulation rates on 2 seats (``python -m
-bench.accel bench.bench_search``, the README's bench and level tables): the fastest game
+bench.accel bench.bench_search``, docs/benchmarks.md's bench and level tables): the fastest game
 runs thousands of simulations a second, so its levels are mostly their simulation counts
 (``hard``'s cap can end its slower positions); the heavier ones run a few hundred to a few
 thousand, so there the cap ends ``hard``'s search (and ``medium``'s, even ``easy``'s, in the
@@ -32,7 +32,7 @@ from typing import Any
 
 from shared.kernel.budget import TIMED_SIMULATIONS, SearchBudget
 
-# Measured rates behind these numbers: the module docstring and the README. Both the
+# Measured rates behind these numbers: the module docstring and docs/benchmarks.md. Both the
 # simulations and the caps rise with the level, so a higher level never searches less than a
 # lower one; ``hard``'s cap keeps its answer under 3 s (issue #19's target) in every game.
 LEVELS: dict[str, SearchBudget] = {

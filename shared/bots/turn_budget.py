@@ -26,9 +26,9 @@ its first legal move, and a loaded machine can pause a worker longer than any ti
 16 simulations give each move of a position with up to 8 moves two playouts, and in a
 larger one still weigh 16 of its moves by a playout each instead of drawing one. The
 time floor lets the fast games do more in the same blink (tens to hundreds of simulations
-in 0.05 s on the compiled build: the README's sims/s tables), while the heavy ones reach
+in 0.05 s on the compiled build: docs/benchmarks.md's sims/s tables), while the heavy ones reach
 their 16 simulations in about 0.05-0.15 s. It is small because chains can be long: a person
-who passes while three bots play out a phase faces 10-15 decisions in a row (the README's
+who passes while three bots play out a phase faces 10-15 decisions in a row (docs/benchmarks.md's
 bot-wait bench), and each one past the budget costs its floor plus the queue's few
 milliseconds, so they add about a second, not several.
 

@@ -787,8 +787,7 @@ class MatchService:
         to play; a match under retired rules is left out (every route of it is a 410)."""
         turns: list[dict[str, Any]] = []
         ended: list[str] = []
-        for match_id, found in zip(match_ids, self.store.load_many(match_ids), strict=True):
-            record = found or self.store.load(match_id)  # (load moves a pre-hash-tag match)
+        for match_id, record in zip(match_ids, self.store.load_many(match_ids), strict=True):
             if record is None or record.status in ENDED:
                 ended.append(match_id)
                 continue

@@ -32,7 +32,7 @@ still separates a close second from a distant last in games with 3+ seats. With 
 is simply win 1, loss 0 (a tie 0.75 each).
 
 Options that lost their 200-match test (multiple-observer ISMCTS, subtree reuse, both
-together, a score-margin reward; the README's "Search changes tried") were removed from the
+together, a score-margin reward; docs/benchmarks.md's "Search changes tried") were removed from the
 search; commit 8625cbb is the last one that has them.
 """
 

@@ -117,7 +117,7 @@ def test_a_cutoff_registered_for_two_seats_leaves_three_seats_uncut() -> None:
 
 
 def test_a_cutoff_registered_up_to_a_budget_leaves_bigger_budgets_uncut() -> None:
-    # A cut-off can win with few simulations and lose with many (the README's North Star
+    # A cut-off can win with few simulations and lose with many (docs/benchmarks.md's North Star
     # measurements): a registration names the budgets it won at, and only those cut.
     small = CutoffBudgets(simulations=199, seconds=0.5)
     game = CutToy({2: small})

@@ -1,4 +1,4 @@
-"""Savanna's candidate playout heuristic (not used by the search: see the README).
+"""Savanna's candidate playout heuristic (not used by the search: see docs/benchmarks.md).
 
 Picking (docs/rules/savanna.md, rule S-2.2): of a few uniformly drawn (card, cell) pairs,
 pick the card of the pair whose savanna scores highest with the card there. Placing (rule

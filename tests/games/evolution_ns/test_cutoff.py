@@ -34,7 +34,7 @@ def _two_seats(deck: int = 40, bags: tuple[int, int] = (0, 0)) -> NSState:
 
 
 def test_registered_for_the_search_with_two_seats_at_the_budgets_it_won_at() -> None:
-    # Fitted to and measured in two-seat matches (the module docstring, the README): it won
+    # Fitted to and measured in two-seat matches (the module docstring, docs/benchmarks.md): it won
     # at 0.25 s, 300 and 1,000 simulations a move, and lost to full playouts at 10,000.
     easy, medium, hard = LEVELS["easy"], LEVELS["medium"], LEVELS["hard"]
     for budget in (easy, medium, HINT_BUDGET, budget_for(None, None, 0.25)):
