@@ -25,6 +25,7 @@ BENCHES = [
     ["bench.bench_sims_builds", "--players", "2", "--seconds", "1", "--rounds", "3"],
     ["bench.bench_latency", "--samples", "200"],
     ["bench.bench_round_trips"],
+    ["bench.bench_round_trips_arena"],
     ["bench.bench_move_check", "--seconds", "1", "--rounds", "3"],
     ["bench.bench_draft", "--matches", "3", "--simulations", "300", "--concurrency", "4"],
     ["bench.bench_tournament", "--random-rounds", "4", "--easy-rounds", "1"],
