@@ -23,7 +23,9 @@ from shared.infra.stats import WorkerStats
 from shared.matches.bot_cap import BotWorkCap
 from shared.matches.service import MatchService
 from shared.matches.store import MatchStore
+from shared.ratings.store import RatingStore
 from shared.tournaments.service import TournamentService
+from shared.tournaments.store import TournamentStore
 
 
 @dataclass(frozen=True)
@@ -48,7 +50,8 @@ def build(settings: Settings) -> Services:
                            on_finish=make_sender(settings.broker_url, MATCH_FINISHED_TASK),
                            stats=stats)
     accounts = AccountService(matches.accounts, matches, parse_networks(settings.webhook_allow))
-    tournaments = TournamentService(matches, settings.max_tournament_matches,
+    tournaments = TournamentService(matches, TournamentStore(client), RatingStore(client),
+                                    settings.max_tournament_matches,
                                     settings.max_tournament_entrants,
                                     settings.max_tournament_concurrency,
                                     start=make_sender(settings.broker_url, TOURNAMENT_TICK_TASK))

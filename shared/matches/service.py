@@ -819,6 +819,81 @@ class MatchService:
         """The channels announcing each match's changes (for ``shared.infra.notifier``)."""
         return [self.store.channel(match_id) for match_id in match_ids]
 
+    # -- deadlines: what the deadline sweep (shared.bots.deadlines) reads and writes --------
+    def due_deadlines(self, now: float) -> list[str]:
+        """Matches where some seat's move deadline has passed by ``now``."""
+        return self.store.due_deadlines(now)
+
+    def waiting_since(self, before: float) -> list[str]:
+        """Waiting matches created before ``before`` (epoch seconds)."""
+        return self.store.waiting_since(before)
+
+    def index_deadlines(self, record: MatchRecord) -> None:
+        """Put ``record`` back in the deadline and waiting indexes as it is now."""
+        self.store.index_deadlines(record)
+
+    def forget_indexed(self, match_id: str) -> None:
+        """Drop a match gone (or unplayable here) from the deadline and waiting indexes."""
+        self.store.forget_indexed(match_id)
+
+    # -- hints: what shared.bots.hints (API) and shared.bots.hint_search (worker) keep -------
+    def claim_hint(self, match_id: str, seat: int, version: int, ttl: float) -> bool:
+        """Mark a hint search for this question as asked; False if one already is."""
+        return self.store.claim_hint(match_id, seat, version, ttl)
+
+    def release_hint(self, match_id: str, seat: int, version: int) -> None:
+        """Forget an asked search that will not answer (the next ask sends another)."""
+        self.store.release_hint(match_id, seat, version)
+
+    def hint_rate_limit(self, match_id: str, seat: int, seconds: float) -> float:
+        """0.0 if ``seat`` may start a new hint search now, else the seconds to wait."""
+        return self.store.rate_limit(f"hint:{match_id}:{seat}", seconds)
+
+    def note_hint_question(self, match_id: str, seat: int, question: str, ttl: float) -> None:
+        """Remember the question of the seat's latest hint search."""
+        self.store.note_hint_question(match_id, seat, question, ttl)
+
+    def last_hint_question(self, match_id: str, seat: int) -> str | None:
+        return self.store.last_hint_question(match_id, seat)
+
+    def hint_asked(self, match_id: str, seat: int, version: int) -> bool:
+        """Whether a hint search at ``version`` is under way or answered."""
+        return self.store.hint_asked(match_id, seat, version)
+
+    def keep_hint(self, match_id: str, seat: int, version: int, answer: dict[str, Any],
+                  ttl: float) -> None:
+        """Keep a hint's answer for ``ttl`` seconds and wake those waiting for it."""
+        self.store.keep_hint(match_id, seat, version, answer, ttl)
+
+    def kept_hint(self, match_id: str, seat: int, version: int) -> dict[str, Any] | None:
+        return self.store.kept_hint(match_id, seat, version)
+
+    def wait_for_hint(self, match_id: str, seat: int, version: int,
+                      timeout: float) -> dict[str, Any] | None:
+        """The kept answer to this question, waiting up to ``timeout`` seconds for it."""
+        return self.store.wait_for_hint(match_id, seat, version, timeout)
+
+    # -- finishes: what the tournaments service reads of ended matches -----------------------
+    def kept_result(self, match_id: str) -> dict[str, Any] | None:
+        """The match as kept after its end (None: none kept), without :meth:`read`'s checks."""
+        return self.store.kept_result(match_id)
+
+    def statuses(self, match_ids: Sequence[str]) -> list[str | None]:
+        """Each match's status (None: gone), in one round trip."""
+        return self.store.statuses(match_ids)
+
+    def owed_finishes(self, ended_before: float, limit: int) -> list[str]:
+        """Matches owing their finish handling since before ``ended_before``."""
+        return self.store.owed_finishes(ended_before, limit)
+
+    def finish_handled(self, match_id: str) -> None:
+        """An ended match's finish handling is done: clear its mark and index entry."""
+        self.store.finish_handled(match_id)
+
+    def touch_finishing(self, match_id: str, when: float) -> None:
+        """Look at a match's owed finish again only after ``when``."""
+        self.store.touch_finishing(match_id, when)
+
 
 def redact(entry: dict[str, Any], seat: int | None) -> dict[str, Any]:
     """A log entry as ``seat`` may see it while the match runs.
