@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from shared.accounts.service import AccountService, parse_networks
+from shared.accounts.store import AccountStore
 from shared.infra.config import Settings
 from shared.infra.monitoring import Monitoring
 from shared.infra.queue import (
@@ -45,11 +46,12 @@ def build(settings: Settings) -> Services:
                                 replica_acks=settings.redis_replica_acks)
     client = store.redis  # one pool for every key space on the store's Redis
     stats = WorkerStats(client)
+    account_store = AccountStore(client)
     matches = MatchService(store, make_enqueue(settings.broker_url), settings.idempotency_ttl,
                            background=make_enqueue(settings.broker_url, TOURNAMENT_QUEUE),
                            on_finish=make_sender(settings.broker_url, MATCH_FINISHED_TASK),
-                           stats=stats)
-    accounts = AccountService(matches.accounts, matches, parse_networks(settings.webhook_allow))
+                           stats=stats, accounts=account_store)
+    accounts = AccountService(account_store, matches, parse_networks(settings.webhook_allow))
     tournaments = TournamentService(matches, TournamentStore(client), RatingStore(client),
                                     settings.max_tournament_matches,
                                     settings.max_tournament_entrants,

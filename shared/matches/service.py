@@ -103,9 +103,11 @@ def turn_budgeted(record: MatchRecord) -> bool:
 class MatchService:
     def __init__(self, store: MatchStore, enqueue: Enqueue, idempotency_ttl: int = 86400,
                  background: Enqueue | None = None, on_finish: OnFinish | None = None,
-                 stats: WorkerStats | None = None):
+                 stats: WorkerStats | None = None, accounts: AccountStore | None = None):
         self.store = store
-        self.accounts = AccountStore(store.redis)
+        # The accounts' store (given by ``shared.services``, which hands the same one to the
+        # accounts service): a match's seats name accounts and index the account's matches.
+        self.accounts = accounts or AccountStore(store.redis)
         # The worker's counters (bot searches and moves): given by ``shared.services``.
         self.stats = stats or WorkerStats(store.redis)
         # The most seats any game has: how far back a bot turn looks for an earlier search.
@@ -818,6 +820,11 @@ class MatchService:
     def channels(self, match_ids: Sequence[str]) -> list[str]:
         """The channels announcing each match's changes (for ``shared.infra.notifier``)."""
         return [self.store.channel(match_id) for match_id in match_ids]
+
+    def account(self, account_id: str) -> dict[str, Any] | None:
+        """An account as stored (None: none such): what a tournament's entrant or a webhook
+        seat reads of it, through this service rather than its store."""
+        return self.accounts.load(account_id)
 
     # -- deadlines: what the deadline sweep (shared.bots.deadlines) reads and writes --------
     def due_deadlines(self, now: float) -> list[str]:

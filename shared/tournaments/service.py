@@ -104,7 +104,7 @@ class TournamentService:
             # Matches are created from the spec as given (the stored form says "custom").
             seat = {"kind": "bot", "bot": bot, "request": spec["bot"]}
         else:
-            account = self.matches.accounts.load(str(spec["account"]))
+            account = self.matches.account(str(spec["account"]))
             if account is None:
                 raise Unprocessable(f"entrant {index}: no account with id "
                                     f"{spec['account']!r}", field="entrants")
