@@ -104,7 +104,7 @@ def tournament_stream(tournament_id: str) -> Response:
     def wait(seconds: float) -> Iterator[str] | None:
         if seen["status"] != "running":
             return None  # the last event sent says it is over
-        current = service.store.wait_for_change(tournament_id, seen["version"], seconds)
+        current = service.wait_for_change(tournament_id, seen["version"], seconds)
         if current is None:
             return None
         return iter([progress()]) if current != seen["version"] else iter([])

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from shared.accounts.service import AccountService, parse_networks
+from shared.accounts.store import AccountStore
 from shared.infra.config import Settings
 from shared.infra.monitoring import Monitoring
 from shared.infra.queue import (
@@ -23,7 +24,9 @@ from shared.infra.stats import WorkerStats
 from shared.matches.bot_cap import BotWorkCap
 from shared.matches.service import MatchService
 from shared.matches.store import MatchStore
+from shared.ratings.store import RatingStore
 from shared.tournaments.service import TournamentService
+from shared.tournaments.store import TournamentStore
 
 
 @dataclass(frozen=True)
@@ -43,12 +46,14 @@ def build(settings: Settings) -> Services:
                                 replica_acks=settings.redis_replica_acks)
     client = store.redis  # one pool for every key space on the store's Redis
     stats = WorkerStats(client)
+    account_store = AccountStore(client)
     matches = MatchService(store, make_enqueue(settings.broker_url), settings.idempotency_ttl,
                            background=make_enqueue(settings.broker_url, TOURNAMENT_QUEUE),
                            on_finish=make_sender(settings.broker_url, MATCH_FINISHED_TASK),
-                           stats=stats)
-    accounts = AccountService(matches.accounts, matches, parse_networks(settings.webhook_allow))
-    tournaments = TournamentService(matches, settings.max_tournament_matches,
+                           stats=stats, accounts=account_store)
+    accounts = AccountService(account_store, matches, parse_networks(settings.webhook_allow))
+    tournaments = TournamentService(matches, TournamentStore(client), RatingStore(client),
+                                    settings.max_tournament_matches,
                                     settings.max_tournament_entrants,
                                     settings.max_tournament_concurrency,
                                     start=make_sender(settings.broker_url, TOURNAMENT_TICK_TASK))

@@ -22,9 +22,9 @@ def sweep(service: MatchService, waiting_expire_seconds: float, now: float | Non
     number of fallback moves played."""
     now = now or time.time()
     played = 0
-    for match_id in service.store.due_deadlines(now):
+    for match_id in service.due_deadlines(now):
         played += _time_out(service, match_id, now)
-    for match_id in service.store.waiting_since(now - waiting_expire_seconds):
+    for match_id in service.waiting_since(now - waiting_expire_seconds):
         if service.expire(match_id, now - waiting_expire_seconds):
             log.info("match %s expired waiting for its open seats", match_id)
     if played:
@@ -36,17 +36,17 @@ def _time_out(service: MatchService, match_id: str, now: float) -> int:
     """Time out the overdue seats of one match, one move (one version) at a time."""
     played = 0
     for _ in range(32):  # at most a few seats at a time; a stubborn failure waits a sweep
-        record = service.store.load(match_id)
+        record = service.peek(match_id)
         if record is None or service.retired_rules(record) is not None:
             # Gone, or stored under rules no engine here plays (no fallback move can be
             # chosen in it): nothing to time out; the stalled-match sweep ends it later.
-            service.store.forget_indexed(match_id)
+            service.forget_indexed(match_id)
             return played
         overdue = [seat for seat, since in sorted(record.owed_since.items())
                    if record.move_deadline is not None and since + record.move_deadline <= now
                    and seat in record.to_move and clocked(record, seat)]
         if not overdue:
-            service.store.index_deadlines(record)
+            service.index_deadlines(record)
             return played
         try:
             play_timeout(service, record, overdue[0], "deadline")

@@ -20,7 +20,7 @@ def suggest(service: MatchService, match_id: str, seat: int, version: int) -> di
     ``{"error": "stale"}`` when the match has moved past that question (the API then
     answers 409). Other seats' hidden choices since (a queued task starts late in a
     simultaneous step) leave the question open: the search answers it from the view now."""
-    record = service.store.load(match_id)
+    record = service.peek(match_id)
     if (record is None or record.status != MatchStatus.RUNNING or seat not in record.to_move
             or service.retired_rules(record) is not None):
         return {"error": "stale"}
@@ -48,7 +48,7 @@ def answer(service: MatchService, match_id: str, seat: int, version: int) -> dic
     try:
         found = suggest(service, match_id, seat, version)
     except BaseException:  # the task's soft time limit too
-        service.store.release_hint(match_id, seat, version)
+        service.release_hint(match_id, seat, version)
         raise
-    service.store.keep_hint(match_id, seat, version, found, HINT_KEEP)
+    service.keep_hint(match_id, seat, version, found, HINT_KEEP)
     return found

@@ -42,22 +42,21 @@ def hint(service: MatchService, match_id: str, seat: int, send: Send,
         raise Forbidden("hints are off in tournament and rated matches")
     if record.status != MatchStatus.RUNNING or seat not in record.to_move:
         raise Conflict(f"seat {seat} owes no decision now", version=record.version)
-    store = service.store
     state = get_game(record.game).state_from_json(json.loads(record.state))
     asked = _asked(service, record, seat, state)
     # The question's mark first (atomic): an ask that finds one waits for that search.
-    if asked is None and store.claim_hint(match_id, seat, record.version, HINT_ASKED):
-        limited = store.rate_limit(f"hint:{match_id}:{seat}", HINT_INTERVAL)
+    if asked is None and service.claim_hint(match_id, seat, record.version, HINT_ASKED):
+        limited = service.hint_rate_limit(match_id, seat, HINT_INTERVAL)
         if limited:
-            store.release_hint(match_id, seat, record.version)
+            service.release_hint(match_id, seat, record.version)
             raise TooManyRequests(f"one hint search per seat every {HINT_INTERVAL:g} s; "
                                   f"retry in {limited:.1f} s", retry_after=limited)
         question = carryover.ask(state, seat, record.version)
-        store.note_hint_question(match_id, seat, question.to_json(), HINT_KEEP)
+        service.note_hint_question(match_id, seat, question.to_json(), HINT_KEEP)
         _send(service, send, match_id, seat, record.version)
     version = record.version if asked is None else asked
-    answer = (store.kept_hint(match_id, seat, version)
-              or store.wait_for_hint(match_id, seat, version, wait))
+    answer = (service.kept_hint(match_id, seat, version)
+              or service.wait_for_hint(match_id, seat, version, wait))
     if answer is None:
         raise Unavailable(f"no bot worker answered within {wait:g} s; the search goes on: "
                           "ask again", retry_after=HINT_RETRY)
@@ -70,7 +69,7 @@ def hint(service: MatchService, match_id: str, seat: int, send: Send,
 def open_question(service: MatchService, record: MatchRecord, seat: int,
                   state: State) -> carryover.Question | None:
     """The question of ``seat``'s latest hint search, if it is still the seat's question."""
-    noted = service.store.last_hint_question(record.id, seat)
+    noted = service.last_hint_question(record.id, seat)
     question = None if noted is None else carryover.Question.from_json(noted)
     if question is None or (question.version != record.version
                             and not service.question_holds(record, seat, question, state)):
@@ -82,7 +81,7 @@ def _asked(service: MatchService, record: MatchRecord, seat: int, state: State) 
     """The version of a search already asked (under way or answered) whose question is still
     ``seat``'s question now, if any."""
     question = open_question(service, record, seat, state)
-    if question is None or not service.store.hint_asked(record.id, seat, question.version):
+    if question is None or not service.hint_asked(record.id, seat, question.version):
         return None
     return question.version
 
@@ -92,5 +91,5 @@ def _send(service: MatchService, send: Send, match_id: str, seat: int, version: 
         send(match_id, seat, version)
     except Exception:
         # Not asked after all: the next ask must send it again (the broker is away).
-        service.store.release_hint(match_id, seat, version)
+        service.release_hint(match_id, seat, version)
         raise

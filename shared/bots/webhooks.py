@@ -66,7 +66,7 @@ def play_turn(service: MatchService, record: MatchRecord, seat: int, policy: Web
 def ask(service: MatchService, record: MatchRecord, seat: int, policy: WebhookPolicy,
         timeout: float) -> dict[str, Any]:
     """The legal move the webhook names, or :class:`WrongAnswer`."""
-    account = service.accounts.load(record.seats[seat]["account"])
+    account = service.account(record.seats[seat]["account"])
     url = (account or {}).get("webhook")
     if not url:
         raise WrongAnswer("the account has no webhook")

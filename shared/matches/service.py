@@ -103,9 +103,11 @@ def turn_budgeted(record: MatchRecord) -> bool:
 class MatchService:
     def __init__(self, store: MatchStore, enqueue: Enqueue, idempotency_ttl: int = 86400,
                  background: Enqueue | None = None, on_finish: OnFinish | None = None,
-                 stats: WorkerStats | None = None):
+                 stats: WorkerStats | None = None, accounts: AccountStore | None = None):
         self.store = store
-        self.accounts = AccountStore(store.redis)
+        # The accounts' store (given by ``shared.services``, which hands the same one to the
+        # accounts service): a match's seats name accounts and index the account's matches.
+        self.accounts = accounts or AccountStore(store.redis)
         # The worker's counters (bot searches and moves): given by ``shared.services``.
         self.stats = stats or WorkerStats(store.redis)
         # The most seats any game has: how far back a bot turn looks for an earlier search.
@@ -817,6 +819,86 @@ class MatchService:
     def channels(self, match_ids: Sequence[str]) -> list[str]:
         """The channels announcing each match's changes (for ``shared.infra.notifier``)."""
         return [self.store.channel(match_id) for match_id in match_ids]
+
+    def account(self, account_id: str) -> dict[str, Any] | None:
+        """An account as stored (None: none such): what a tournament's entrant or a webhook
+        seat reads of it, through this service rather than its store."""
+        return self.accounts.load(account_id)
+
+    # -- deadlines: what the deadline sweep (shared.bots.deadlines) reads and writes --------
+    def due_deadlines(self, now: float) -> list[str]:
+        """Matches where some seat's move deadline has passed by ``now``."""
+        return self.store.due_deadlines(now)
+
+    def waiting_since(self, before: float) -> list[str]:
+        """Waiting matches created before ``before`` (epoch seconds)."""
+        return self.store.waiting_since(before)
+
+    def index_deadlines(self, record: MatchRecord) -> None:
+        """Put ``record`` back in the deadline and waiting indexes as it is now."""
+        self.store.index_deadlines(record)
+
+    def forget_indexed(self, match_id: str) -> None:
+        """Drop a match gone (or unplayable here) from the deadline and waiting indexes."""
+        self.store.forget_indexed(match_id)
+
+    # -- hints: what shared.bots.hints (API) and shared.bots.hint_search (worker) keep -------
+    def claim_hint(self, match_id: str, seat: int, version: int, ttl: float) -> bool:
+        """Mark a hint search for this question as asked; False if one already is."""
+        return self.store.claim_hint(match_id, seat, version, ttl)
+
+    def release_hint(self, match_id: str, seat: int, version: int) -> None:
+        """Forget an asked search that will not answer (the next ask sends another)."""
+        self.store.release_hint(match_id, seat, version)
+
+    def hint_rate_limit(self, match_id: str, seat: int, seconds: float) -> float:
+        """0.0 if ``seat`` may start a new hint search now, else the seconds to wait."""
+        return self.store.rate_limit(f"hint:{match_id}:{seat}", seconds)
+
+    def note_hint_question(self, match_id: str, seat: int, question: str, ttl: float) -> None:
+        """Remember the question of the seat's latest hint search."""
+        self.store.note_hint_question(match_id, seat, question, ttl)
+
+    def last_hint_question(self, match_id: str, seat: int) -> str | None:
+        return self.store.last_hint_question(match_id, seat)
+
+    def hint_asked(self, match_id: str, seat: int, version: int) -> bool:
+        """Whether a hint search at ``version`` is under way or answered."""
+        return self.store.hint_asked(match_id, seat, version)
+
+    def keep_hint(self, match_id: str, seat: int, version: int, answer: dict[str, Any],
+                  ttl: float) -> None:
+        """Keep a hint's answer for ``ttl`` seconds and wake those waiting for it."""
+        self.store.keep_hint(match_id, seat, version, answer, ttl)
+
+    def kept_hint(self, match_id: str, seat: int, version: int) -> dict[str, Any] | None:
+        return self.store.kept_hint(match_id, seat, version)
+
+    def wait_for_hint(self, match_id: str, seat: int, version: int,
+                      timeout: float) -> dict[str, Any] | None:
+        """The kept answer to this question, waiting up to ``timeout`` seconds for it."""
+        return self.store.wait_for_hint(match_id, seat, version, timeout)
+
+    # -- finishes: what the tournaments service reads of ended matches -----------------------
+    def kept_result(self, match_id: str) -> dict[str, Any] | None:
+        """The match as kept after its end (None: none kept), without :meth:`read`'s checks."""
+        return self.store.kept_result(match_id)
+
+    def statuses(self, match_ids: Sequence[str]) -> list[str | None]:
+        """Each match's status (None: gone), in one round trip."""
+        return self.store.statuses(match_ids)
+
+    def owed_finishes(self, ended_before: float, limit: int) -> list[str]:
+        """Matches owing their finish handling since before ``ended_before``."""
+        return self.store.owed_finishes(ended_before, limit)
+
+    def finish_handled(self, match_id: str) -> None:
+        """An ended match's finish handling is done: clear its mark and index entry."""
+        self.store.finish_handled(match_id)
+
+    def touch_finishing(self, match_id: str, when: float) -> None:
+        """Look at a match's owed finish again only after ``when``."""
+        self.store.touch_finishing(match_id, when)
 
 
 def redact(entry: dict[str, Any], seat: int | None) -> dict[str, Any]:

@@ -42,12 +42,15 @@ BYE_POINTS = 2.0  # a Swiss bye scores as a won duplicate pair (two won matches)
 
 
 class TournamentService:
-    def __init__(self, matches: MatchService, max_matches: int = 5000, max_entrants: int = 64,
-                 max_concurrency: int = 32, start: Callable[[str], None] | None = None) -> None:
+    def __init__(self, matches: MatchService, store: TournamentStore, ratings: RatingStore,
+                 max_matches: int = 5000, max_entrants: int = 64, max_concurrency: int = 32,
+                 start: Callable[[str], None] | None = None) -> None:
+        # Matches only through their service; the tournaments' and ratings' own keys through
+        # the stores ``shared.services`` builds on the same client (one door per store).
         self.matches = matches
         self.start = start or self.tick  # the worker's tick task, sent by the API
-        self.store = TournamentStore(matches.store.redis)
-        self.ratings = RatingStore(matches.store.redis)
+        self.store = store
+        self.ratings = ratings
         self.max_matches = max_matches
         self.max_entrants = max_entrants
         self.max_concurrency = max_concurrency
@@ -101,7 +104,7 @@ class TournamentService:
             # Matches are created from the spec as given (the stored form says "custom").
             seat = {"kind": "bot", "bot": bot, "request": spec["bot"]}
         else:
-            account = self.matches.accounts.load(str(spec["account"]))
+            account = self.matches.account(str(spec["account"]))
             if account is None:
                 raise Unprocessable(f"entrant {index}: no account with id "
                                     f"{spec['account']!r}", field="entrants")
@@ -142,6 +145,12 @@ class TournamentService:
         if meta is None:
             raise NotFound(f"no tournament with id {tournament_id!r}")
         return meta
+
+    def wait_for_change(self, tournament_id: str, seen_version: int,
+                        timeout: float) -> int | None:
+        """Block until the tournament's version is not ``seen_version`` or ``timeout``
+        passes; the version then (None: no such tournament). Woken by its publish."""
+        return self.store.wait_for_change(tournament_id, seen_version, timeout)
 
     def describe(self, tournament_id: str) -> dict[str, Any]:
         meta = self.load(tournament_id)
@@ -296,8 +305,8 @@ class TournamentService:
             if outcome is not None:
                 self.store.record_result(meta["id"], slot, outcome)
                 results[slot] = outcome
-            elif (self.matches.store.version(match_id) is None
-                  and self.matches.store.kept_result(match_id) is None):
+            elif (self.matches.version(match_id) is None
+                  and self.matches.kept_result(match_id) is None):
                 self._start(meta, read.slots[slot], match_id)
             self.store.note_started(meta["id"], slot)
 
@@ -307,13 +316,13 @@ class TournamentService:
         A match whose state has expired (its tick came more than ``ENDED_TTL`` after its
         end, e.g. with every worker down) is scored from what is kept of it, never played
         again."""
-        record = self.matches.store.load(match_id)
+        record = self.matches.peek(match_id)
         if record is not None:
             if record.status != "finished":
                 return None
             self.rate(record)
             return _outcome(record.id, record.result, record.forfeited, record.updated_at)
-        kept = self.matches.store.kept_result(match_id)
+        kept = self.matches.kept_result(match_id)
         if kept is None or kept["status"] != "finished" or kept["result"] is None:
             return None
         self.rate_kept(kept)
@@ -390,9 +399,9 @@ class TournamentService:
         from what is kept of it. A tournament's match is noted as ended in its tournament's
         keys before the tick, so the tick reads what ended instead of every running match.
         """
-        record = self.matches.store.load(match_id)
+        record = self.matches.peek(match_id)
         if record is None:
-            kept = self.matches.store.kept_result(match_id)
+            kept = self.matches.kept_result(match_id)
             if kept is not None:
                 self.rate_kept(kept)
             tournament = None if kept is None else kept.get("tournament")
@@ -404,24 +413,24 @@ class TournamentService:
         if tournament:  # noted first: the tick records the ends it is told of
             self.store.note_ended(tournament, match_id)
             self.tick(tournament)
-        self.matches.store.finish_handled(match_id)
+        self.matches.finish_handled(match_id)
 
     def sweep_finished(self, ended_before: float, now: float | None = None) -> int:
         """Handle the finish of every match marked as owing it since before ``ended_before``
         (its task lost with the broker, or never sent); returns how many were handled."""
         now = time.time() if now is None else now
         handled = 0
-        for match_id in self.matches.store.owed_finishes(ended_before, SWEPT_FINISHES):
-            status = self.matches.store.statuses([match_id])[0]
+        for match_id in self.matches.owed_finishes(ended_before, SWEPT_FINISHES):
+            status = self.matches.statuses([match_id])[0]
             if status is not None and status not in ENDED:
-                self.matches.store.touch_finishing(match_id, now)
+                self.matches.touch_finishing(match_id, now)
                 continue
             try:
                 self.match_finished(match_id)
             except Exception:  # one bad match must not hold up the others or the ticks
                 log.exception("the end of match %s could not be handled; tried again later",
                               match_id)
-                self.matches.store.touch_finishing(match_id, now)
+                self.matches.touch_finishing(match_id, now)
                 continue
             handled += 1
         if handled:  # its task was lost, or has waited longer than that in its queue

@@ -24,7 +24,9 @@ from shared.matches.record import MatchRecord
 from shared.matches.service import MatchService
 from shared.matches.store import MatchStore, match_key
 from shared.ratings import model as ratings
+from shared.ratings.store import RatingStore
 from shared.tournaments.service import TournamentService
+from shared.tournaments.store import TournamentStore
 from tests.shared.test_end_commit import DiesAfterTheEnd, ProcessDied
 from tests.shared.test_service import Recorder
 from tests.shared.test_store import record as bare_record
@@ -67,7 +69,8 @@ def owed(client: RedisClient, match_id: str) -> tuple[bool, bool]:
 def test_a_rated_end_whose_send_fails_answers_the_mover_and_the_sweep_rates_it_once(
         store_client: RedisClient, dead_broker: Callable[[str], None]) -> None:
     matches = MatchService(MatchStore(store_client), Recorder(), on_finish=dead_broker)
-    tournaments = TournamentService(matches)
+    tournaments = TournamentService(matches, TournamentStore(store_client),
+                                    RatingStore(store_client))
     record = rated_match(matches)
     answer = play_to_the_end(matches, record.id)
 
@@ -107,7 +110,8 @@ def test_a_process_dying_right_after_a_rated_end_leaves_it_owed_and_swept(
         play_to_the_end(dying, record.id)
     assert sent == [] and owed(store_client, record.id) == (True, True)
 
-    tournaments = TournamentService(MatchService(MatchStore(store_client), Recorder()))
+    tournaments = TournamentService(MatchService(MatchStore(store_client), Recorder()),
+                                    TournamentStore(store_client), RatingStore(store_client))
     assert tournaments.sweep(finish_grace=0, now=time.time() + 1) == 1
     assert record.id in tournaments.ratings.rated("savanna", [record.id])
     assert owed(store_client, record.id) == (False, False)
@@ -119,7 +123,8 @@ def test_an_entry_of_a_live_match_stays_until_it_ends_and_an_unrated_end_is_drop
     (added before the commit) on a live match: the sweep never drops it while the match
     lives, since the entry may be that of a write about to land."""
     matches = MatchService(MatchStore(redis_client), Recorder(), on_finish=dead_broker)
-    tournaments = TournamentService(matches)
+    tournaments = TournamentService(matches, TournamentStore(redis_client),
+                                    RatingStore(redis_client))
     record = rated_match(matches)
     aborted = rated_match(matches)
     long_ago = time.time() - 60
@@ -145,7 +150,8 @@ def test_a_match_of_a_tournament_cancelled_before_its_end_was_handled_is_still_r
     is cancelled its scheduler does nothing, and the finished match stays rated only
     through its mark."""
     matches = MatchService(MatchStore(redis_client), Recorder(), on_finish=dead_broker)
-    tournaments = TournamentService(matches)
+    tournaments = TournamentService(matches, TournamentStore(redis_client),
+                                    RatingStore(redis_client))
     spec = {"game": "savanna", "format": "round_robin", "seats": 2, "seed": 3, "rounds": 1,
             "move_deadline": 10, "forfeit_after": 3, "concurrency": 1,
             "entrants": [{"bot": {"kind": "random"}}, {"bot": {"kind": "greedy"}}]}
@@ -169,7 +175,8 @@ def test_a_rated_end_whose_state_expired_before_the_sweep_is_rated_from_its_kept
     still owed then (the broker was away longer than that) is rated from the kept result."""
     matches = MatchService(MatchStore(redis_client, ended_ttl=600, result_ttl=1200),
                            Recorder(), on_finish=dead_broker)
-    tournaments = TournamentService(matches)
+    tournaments = TournamentService(matches, TournamentStore(redis_client),
+                                    RatingStore(redis_client))
     record = rated_match(matches)
     play_to_the_end(matches, record.id)
     ended = matches.load(record.id)
@@ -193,7 +200,8 @@ def test_an_end_that_cannot_be_handled_holds_up_neither_the_others_nor_the_ticks
     """A stored end the rating cannot read (no ranking) fails its handling: it is logged,
     kept and looked at again later; the match after it is rated all the same."""
     matches = MatchService(MatchStore(redis_client), Recorder(), on_finish=dead_broker)
-    tournaments = TournamentService(matches)
+    tournaments = TournamentService(matches, TournamentStore(redis_client),
+                                    RatingStore(redis_client))
     broken = bare_record("broken")
     broken.status, broken.rated, broken.result, broken.finish_owed = "finished", True, {}, True
     broken.updated_at -= 60  # ended first: the sweep meets it first

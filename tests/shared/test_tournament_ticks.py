@@ -9,7 +9,9 @@ import redis
 from bench.round_trips import RoundTrips
 from shared.matches.service import MatchService
 from shared.matches.store import MatchStore
+from shared.ratings.store import RatingStore
 from shared.tournaments.service import TournamentService
+from shared.tournaments.store import TournamentStore
 from tests.shared.test_service import Recorder
 
 #: The idle tick's round trips on a single Redis: lock (with the dirty mark), take the mark,
@@ -34,7 +36,8 @@ def idle_tick_round_trips(tournaments: TournamentService, running: int) -> int:
 
 def test_an_idle_tick_costs_the_same_round_trips_with_1_and_8_running_matches(
         redis_client: redis.Redis) -> None:
-    tournaments = TournamentService(MatchService(MatchStore(redis_client), Recorder()))
+    tournaments = TournamentService(MatchService(MatchStore(redis_client), Recorder()),
+                                    TournamentStore(redis_client), RatingStore(redis_client))
     one, eight = idle_tick_round_trips(tournaments, 1), idle_tick_round_trips(tournaments, 8)
     assert one == eight == IDLE_TICK_ROUND_TRIPS
 
@@ -43,7 +46,8 @@ def test_a_noted_end_is_recorded_by_the_next_tick(redis_client: redis.Redis) -> 
     """The finish handling notes the end; the tick records its outcome and drops the note."""
     finished: list[str] = []
     matches = MatchService(MatchStore(redis_client), Recorder(), on_finish=finished.append)
-    tournaments = TournamentService(matches)
+    tournaments = TournamentService(matches, TournamentStore(redis_client),
+                                    RatingStore(redis_client))
     tid = tournaments.create({"game": "savanna", "format": "round_robin", "seats": 2,
                               "seed": 2, "rounds": 1, "move_deadline": 10, "forfeit_after": 3,
                               "concurrency": 1, "entrants": [{"bot": {"kind": "random"}}] * 2}
