@@ -76,7 +76,13 @@ import redis
 from redis.exceptions import ClusterDownError, MovedError, TryAgainError
 
 from shared.infra.notifier import wait_on
-from shared.infra.redis_client import RedisClient, connect, is_cluster, node_client
+from shared.infra.redis_client import (
+    RedisClient,
+    connect,
+    is_cluster,
+    node_client,
+    refresh_layout,
+)
 from shared.infra.secrets import hash_secret
 from shared.matches.record import ENDED, MatchRecord
 
@@ -339,7 +345,7 @@ class MatchStore:
                 log.info("write to %s failed (%r); reading the cluster layout again",
                          keys[0], exc)
                 time.sleep(min(1.0, 0.05 * 2 ** attempt))
-                self.redis.nodes_manager.initialize()
+                refresh_layout(self.redis)
                 continue
             if int(acks) < self.replica_acks:
                 log.warning("%s: a write reached %s of %d replicas in %d ms; writing without "
@@ -693,8 +699,9 @@ class MatchStore:
 
         Returns the current version (None if the match does not exist).
         """
+        seen: int | None = seen_version  # what ``version`` reads (mypy would take ``int``)
         return wait_on(self.redis, [self.channel(match_id)], lambda: self.version(match_id),
-                       seen_version, timeout)
+                       seen, timeout)
 
 
     # -- several matches at once (an account's turns) ---------------------------------------
