@@ -75,6 +75,7 @@ from typing import Any, TypeVar
 import redis
 from redis.exceptions import ClusterDownError, MovedError, TryAgainError
 
+from shared.domain.types import LIVE, MatchStatus
 from shared.infra.notifier import wait_on
 from shared.infra.redis_client import (
     RedisClient,
@@ -298,7 +299,7 @@ class MatchStore:
                 pipe.hgetall(self._key(match_id))
             found = pipe.execute()
         return [MatchRecord.from_fields(fields) for fields in found
-                if fields and fields.get("status") in ("waiting", "running")]
+                if fields and fields.get("status") in LIVE]
 
     # -- writes -----------------------------------------------------------------------------
     def create(self, record: MatchRecord, token_hashes: dict[int, str]) -> bool:
@@ -361,7 +362,7 @@ class MatchStore:
         the race, or never happened, is only looked at again later, and dropped if over).
         Before a write that ends it owing its finish handling, put it in ``evo:finishing``
         alike: the write's own ``finish_owed`` mark is then always findable."""
-        if record.status in ("waiting", "running"):
+        if record.status in LIVE:
             self.redis.zadd("evo:active", {record.id: record.updated_at})
         elif record.finish_owed:
             self.redis.zadd("evo:finishing", {record.id: record.updated_at})
@@ -374,7 +375,7 @@ class MatchStore:
         deadlines). What an ended match keeps, and for how long, is written by the write
         itself, never here."""
         try:
-            if record.status not in ("waiting", "running"):
+            if record.status not in LIVE:
                 self.redis.zrem("evo:active", record.id)
             self.index_deadlines(record)
         except redis.RedisError as exc:
@@ -397,7 +398,7 @@ class MatchStore:
                 pipe.zrem("evo:deadlines", record.id)
             else:
                 pipe.zadd("evo:deadlines", {record.id: due})
-            if record.status == "waiting":
+            if record.status == MatchStatus.WAITING:
                 pipe.zadd("evo:waiting", {record.id: record.created_at}, nx=True)
             else:
                 pipe.zrem("evo:waiting", record.id)
@@ -486,7 +487,7 @@ class MatchStore:
         due = record.deadline_at()
         if due is not None:
             adds.append(("evo:deadlines", due, record.id, False))
-        if record.status == "waiting":
+        if record.status == MatchStatus.WAITING:
             adds.append(("evo:waiting", record.created_at, record.id, True))
         return adds
 
@@ -497,7 +498,7 @@ class MatchStore:
         removals = []
         if record.deadline_at() is None:
             removals.append(("evo:deadlines", record.id))
-        if record.status != "waiting":
+        if record.status != MatchStatus.WAITING:
             removals.append(("evo:waiting", record.id))
         return removals
 
