@@ -26,7 +26,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from shared.domain.errors import Conflict, NotFound, Unprocessable
-from shared.domain.types import MatchStatus
+from shared.domain.types import MatchStatus, SeatKind
 from shared.games import get_game
 from shared.matches.record import ENDED, MatchRecord
 from shared.matches.service import MatchService
@@ -100,13 +100,13 @@ class TournamentService:
         if "bot" in spec:
             bot = MatchService._bot_spec(spec["bot"], index)
             # Matches are created from the spec as given (the stored form says "custom").
-            seat = {"kind": "bot", "bot": bot, "request": spec["bot"]}
+            seat = {"kind": SeatKind.BOT, "bot": bot, "request": spec["bot"]}
         else:
             account = self.matches.accounts.load(str(spec["account"]))
             if account is None:
                 raise Unprocessable(f"entrant {index}: no account with id "
                                     f"{spec['account']!r}", field="entrants")
-            seat = {"kind": "account", "account": account["id"], "name": account["name"]}
+            seat = {"kind": SeatKind.ACCOUNT, "account": account["id"], "name": account["name"]}
         name = spec.get("name") or ratings.player_name(seat)
         return {**seat, "index": index, "name": name, "player": ratings.player_key(seat)}
 
@@ -351,7 +351,7 @@ class TournamentService:
         for entrant_index in plan["entrants"]:
             entrant = meta["entrants"][entrant_index]
             seat = {"kind": entrant["kind"], "name": entrant["name"]}
-            seat.update({"bot": entrant["request"]} if entrant["kind"] == "bot"
+            seat.update({"bot": entrant["request"]} if entrant["kind"] == SeatKind.BOT
                         else {"account": entrant["account"]})
             seats.append(seat)
         self.matches.create_match(
