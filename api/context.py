@@ -34,23 +34,28 @@ class TooManyRequests(ServiceError):
 
 
 def service() -> MatchService:
-    return current_app.extensions["evo.service"]
+    found: MatchService = current_app.extensions["evo.service"]
+    return found
 
 
 def settings() -> Settings:
-    return current_app.extensions["evo.settings"]
+    found: Settings = current_app.extensions["evo.settings"]
+    return found
 
 
 def accounts() -> AccountService:
-    return current_app.extensions["evo.accounts"]
+    found: AccountService = current_app.extensions["evo.accounts"]
+    return found
 
 
 def tournaments() -> TournamentService:
-    return current_app.extensions["evo.tournaments"]
+    found: TournamentService = current_app.extensions["evo.tournaments"]
+    return found
 
 
 def monitoring() -> Monitoring:
-    return current_app.extensions["evo.monitoring"]
+    found: Monitoring = current_app.extensions["evo.monitoring"]
+    return found
 
 
 def client_address() -> str:
@@ -98,7 +103,8 @@ def json_body(schema: Schema) -> dict[str, Any]:
         raise BadRequest("the body is nested too deeply") from None
     if not isinstance(data, dict):
         raise BadRequest("the body must be a JSON object")
-    return schema.load(data)
+    loaded: dict[str, Any] = schema.load(data)
+    return loaded
 
 
 def query(schema: Schema) -> dict[str, Any]:
@@ -106,7 +112,8 @@ def query(schema: Schema) -> dict[str, Any]:
     repeated = sorted(key for key, values in request.args.lists() if len(values) > 1)
     if repeated:
         raise BadRequest(f"query parameter(s) given more than once: {', '.join(repeated)}")
-    return schema.load(request.args.to_dict())
+    loaded: dict[str, Any] = schema.load(request.args.to_dict())
+    return loaded
 
 
 def bearer_token() -> str | None:

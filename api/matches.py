@@ -30,6 +30,7 @@ from api.match_schemas import (
 )
 from shared.bots.hints import hint
 from shared.domain.errors import Unauthorized, Unavailable, Unprocessable
+from shared.domain.types import MatchStatus
 from shared.infra.queue import send_hint
 from shared.matches.record import ENDED, MatchRecord
 from shared.matches.service import redact
@@ -147,7 +148,7 @@ def events(match_id: str) -> dict[str, Any]:
         return service().kept_events(record, args["since"])
     seat = service().authenticate(match_id, bearer_token(), required=False)
     return {"version": record.version, "status": record.status, "redacted":
-            record.status != "finished", "events": service().events(record, seat,
+            record.status != MatchStatus.FINISHED, "events": service().events(record, seat,
                                                                     args["since"])}
 
 
@@ -178,7 +179,7 @@ def stream(match_id: str) -> Response:
         """The events of every version after the last one sent, up to ``latest``'s."""
         start = seen["version"]
         entries = matches.entries(match_id, max(start - 1, 0), latest.version - 2)
-        finished = latest.status == "finished"
+        finished = latest.status == MatchStatus.FINISHED
         by_version = {e["version"]: e if finished else redact(e, seat) for e in entries}
         for version in range(start + 1, latest.version + 1):
             yield sse.event("version", version, {

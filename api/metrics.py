@@ -29,6 +29,7 @@ from prometheus_client import (
     multiprocess,
 )
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, HistogramMetricFamily
+from prometheus_client.metrics_core import Metric
 from prometheus_client.registry import Collector
 
 from shared.infra import notifier, stats
@@ -70,7 +71,7 @@ class WorkerStats(Collector):
     def __init__(self, app: Flask) -> None:
         self.app = app
 
-    def collect(self) -> Iterator[object]:
+    def collect(self) -> Iterator[Metric]:
         monitoring: Monitoring = self.app.extensions["evo.monitoring"]
         try:
             lengths = monitoring.queue_lengths()

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 from typing import Any
 
@@ -47,9 +48,11 @@ STORE_RETRY: dict[str, Any] = {"autoretry_for": (StoreError,), "retry_backoff": 
 
 
 # A search stops itself at its cap; the soft limit is the backstop for one that does not (the
-# exception it raises inside the search makes the bot fall back to a random legal move).
+# exception it raises inside the search makes the bot fall back to a random legal move). Celery
+# takes whole seconds (its stubs say int): rounded up, a limit is never shorter than the cap.
 @app.task(name=BOT_TURN_TASK, acks_late=True, reject_on_worker_lost=True,
-          soft_time_limit=LONGEST_CAP + 15, time_limit=LONGEST_CAP + 45, **STORE_RETRY)
+          soft_time_limit=math.ceil(LONGEST_CAP + 15), time_limit=math.ceil(LONGEST_CAP + 45),
+          **STORE_RETRY)
 def play_bot_turn(match_id: str, seat: int, version: int) -> str:
     # Retried whole: before the turn's claim that is a clean start; after it, the rerun finds
     # its own lease and gives way, and the sweep hands the turn on once the lease expires.
@@ -97,6 +100,6 @@ def sweep_tournaments() -> int:
 # A hint's answer goes to the match store, where the API waits for it; nobody retries a lost
 # one (the person asks again once the question's mark expires), so no late acknowledgement.
 @app.task(name=HINT_TASK, ignore_result=True, acks_late=False,
-          soft_time_limit=HINT_TIME_LIMIT, time_limit=HINT_TIME_LIMIT + 15)
+          soft_time_limit=math.ceil(HINT_TIME_LIMIT), time_limit=math.ceil(HINT_TIME_LIMIT + 15))
 def hint(match_id: str, seat: int, version: int) -> None:
     hints.answer(_services().matches, match_id, seat, version)

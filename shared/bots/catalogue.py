@@ -28,6 +28,7 @@ target for a person's wait).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from shared.kernel.budget import TIMED_SIMULATIONS, SearchBudget
@@ -101,7 +102,7 @@ def budget_for(level: str | None, simulations: int | None,
     return LEVELS[level or "medium"]
 
 
-def budget_of_bot(bot: dict[str, Any]) -> SearchBudget:
+def budget_of_bot(bot: Mapping[str, Any]) -> SearchBudget:
     """The search budget of a stored bot seat (``level``, custom ``simulations`` or
     ``seconds``)."""
     if bot.get("seconds") is not None:

@@ -7,6 +7,7 @@ never the full state, so a bot knows only what a player in its seat knows.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any
 
 from shared.bots.catalogue import budget_of_bot
@@ -19,7 +20,7 @@ def bot_rng(seed: int | None, version: int, seat: int) -> random.Random:
     return random.Random(f"{seed}:{version}:{seat}")
 
 
-def choose_move(game: Game, view: View, seat: int, bot: dict[str, Any],
+def choose_move(game: Game, view: View, seat: int, bot: Mapping[str, Any],
                 rng: random.Random, budget: SearchBudget | None = None,
                 stats: dict[str, Any] | None = None) -> Move:
     """The move the bot described by ``bot`` (kind, level, simulations) plays from ``view``.

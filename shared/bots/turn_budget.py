@@ -40,6 +40,7 @@ meets this.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -74,7 +75,7 @@ class TurnBudget:
                             min_simulations=min(level.simulations, self.floor_simulations))
 
 
-def bot_budget(bot: dict[str, Any], bots_since: float | None, turn: TurnBudget | None,
+def bot_budget(bot: Mapping[str, Any], bots_since: float | None, turn: TurnBudget | None,
                now: float) -> SearchBudget:
     """The search budget of the stored bot seat ``bot`` for a decision begun at ``now``: its
     level's, shrunk by ``turn`` when it is a named level and a person is waiting."""

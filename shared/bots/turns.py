@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Mapping
 from typing import Any
 
 from shared.bots import webhooks
@@ -37,7 +38,7 @@ class SearchChooser:
         self.turn = turn
 
     @staticmethod
-    def bot(record: MatchRecord, seat: int) -> dict[str, Any]:
+    def bot(record: MatchRecord, seat: int) -> Mapping[str, Any]:
         return FALLBACK_BOT if seat in record.forfeited else record.seats[seat]["bot"]
 
     def time_cap(self, record: MatchRecord, seat: int) -> float:

@@ -76,11 +76,11 @@ def ask(service: MatchService, record: MatchRecord, seat: int, policy: WebhookPo
         raise WrongAnswer(f"refused: {exc}") from None
     state = get_game(record.game).state_from_json(json.loads(record.state))
     legal = {state.move_id(m): m for m in state.legal_moves(seat)}
-    payload = {"match": record.id, "game": record.game, "seat": seat,
-               "version": record.version, "deadline_seconds": timeout,
-               "view": state.view(seat),
-               "moves": [{"id": move_id, "label": state.move_label(m), "move": m}
-                         for move_id, m in legal.items()]}
+    payload: dict[str, Any] = {"match": record.id, "game": record.game, "seat": seat,
+                               "version": record.version, "deadline_seconds": timeout,
+                               "view": state.view(seat),
+                               "moves": [{"id": move_id, "label": state.move_label(m),
+                                          "move": m} for move_id, m in legal.items()]}
     try:
         response = requests.post(url, json=payload, allow_redirects=False,
                                  timeout=(min(CONNECT_SECONDS, timeout), timeout))

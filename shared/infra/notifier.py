@@ -26,8 +26,6 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
-import redis
-
 from shared.infra.redis_client import RedisClient
 
 T = TypeVar("T")
@@ -58,7 +56,7 @@ class _Waiter:
 class Hub:
     """One subscribed connection serving every waiter of this process."""
 
-    def __init__(self, client: redis.Redis, poll_seconds: float = POLL_SECONDS) -> None:
+    def __init__(self, client: RedisClient, poll_seconds: float = POLL_SECONDS) -> None:
         self._client = client
         self._poll = poll_seconds
         self._lock = threading.Lock()
@@ -261,7 +259,7 @@ _hubs: dict[int, tuple[int, Hub]] = {}
 _hubs_lock = threading.Lock()
 
 
-def hub_for(client: redis.Redis) -> Hub:
+def hub_for(client: RedisClient) -> Hub:
     """This process's hub for ``client`` (a forked child gets a hub of its own)."""
     with _hubs_lock:
         found = _hubs.get(id(client))

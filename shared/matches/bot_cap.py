@@ -7,12 +7,10 @@ before the match is created, so concurrent creations can never together overshoo
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
+from shared.domain.types import LIVE, SeatKind
 from shared.matches.store import MatchStore
-
-LIVE = ("waiting", "running")
-
 
 #: Counts the client's live bot seats and reserves ``wanted`` more in one atomic step, so two
 #: concurrent creations can never both fit under the cap. KEYS[1] the client's hash (match id
@@ -81,5 +79,5 @@ class BotWorkCap:
         self.redis.hdel(self._key(who), match_id)
 
 
-def bot_seat_count(seats: Iterable[dict]) -> int:
-    return sum(1 for seat in seats if seat.get("kind") == "bot")
+def bot_seat_count(seats: Iterable[Mapping[str, object]]) -> int:
+    return sum(1 for seat in seats if seat.get("kind") == SeatKind.BOT)

@@ -6,8 +6,9 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-# The statuses of a match that has ended (with a result, or without: expired, aborted).
-ENDED = ("finished", "expired", "aborted")
+from shared.domain.types import ENDED, MatchStatus, SeatRecord
+
+__all__ = ["ENDED", "MatchRecord"]  # ENDED: re-exported, the statuses of an ended match
 
 
 @dataclass
@@ -19,10 +20,8 @@ class MatchRecord:
     rules_version: str
     options: dict[str, Any]
     seed: int | None
-    seats: list[dict[str, Any]]
-    # "waiting" (open seats) | "running" | "finished"; or ended without a result: "expired"
-    # (its open seats were never joined) | "aborted" (its tournament was cancelled)
-    status: str
+    seats: list[SeatRecord]
+    status: MatchStatus  # read back as a member (``from_fields``), written as its string
     version: int
     state: str  # engine JSON text
     rng: str  # JSON of the random source's draw count (shared.matches.randomness); server-only
@@ -48,7 +47,7 @@ class MatchRecord:
 
     def deadline_at(self) -> float | None:
         """When the first deadline of a seat that owes a move passes (None: no deadline)."""
-        if self.move_deadline is None or self.status != "running" or not self.owed_since:
+        if self.move_deadline is None or self.status != MatchStatus.RUNNING or not self.owed_since:
             return None
         return min(self.owed_since.values()) + self.move_deadline
 
@@ -74,7 +73,7 @@ class MatchRecord:
         return cls(
             id=fields["id"], game=fields["game"], rules_version=fields["rules_version"],
             options=json.loads(fields["options"]), seed=json.loads(fields["seed"]),
-            seats=json.loads(fields["seats"]), status=fields["status"],
+            seats=json.loads(fields["seats"]), status=MatchStatus(fields["status"]),
             version=int(fields["version"]), state=fields["state"], rng=fields["rng"],
             result=json.loads(fields["result"]), to_move=json.loads(fields["to_move"]),
             created_at=float(fields["created_at"]), updated_at=float(fields["updated_at"]),

@@ -25,12 +25,13 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from shared.accounts.store import AccountStore
 from shared.bots import catalogue as bot_catalogue
 from shared.domain.errors import Conflict, Forbidden, Gone, NotFound, Unauthorized, Unprocessable
+from shared.domain.types import MatchStatus, SeatBot, SeatKind, SeatRecord
 from shared.games import all_games, get_game
 from shared.infra.secrets import hash_secret
 from shared.infra.stats import WorkerStats
@@ -55,7 +56,7 @@ LIST_SCAN = 500  # the latest matches not over that a listing looks through
 OnFinish = Callable[[str], None]
 
 
-def _public_seat(seat: dict[str, Any]) -> dict[str, Any]:
+def _public_seat(seat: Mapping[str, object]) -> dict[str, object]:
     return {key: seat[key] for key in ("seat", "kind", "name", "bot", "account", "joined")
             if key in seat}
 
@@ -76,20 +77,20 @@ def clocked(record: MatchRecord, seat: int) -> bool:
     here: their time is spent in the queue and the worker, not by the entrant.
     """
     info = record.seats[seat]
-    return (record.move_deadline is not None and info["kind"] != "bot"
+    return (record.move_deadline is not None and info["kind"] != SeatKind.BOT
             and not info.get("webhook") and seat not in record.forfeited)
 
 
 def awaited(record: MatchRecord, seat: int) -> bool:
     """Whether a person or a program plays ``seat`` (it waits while the server's seats move):
     any seat but a built-in bot's or a forfeited one."""
-    return record.seats[seat]["kind"] != "bot" and seat not in record.forfeited
+    return record.seats[seat]["kind"] != SeatKind.BOT and seat not in record.forfeited
 
 
 def owes_finish(record: MatchRecord) -> bool:
     """Whether ``record``, finished, needs handling after its end: a rated match is rated,
     a tournament's match (always rated) moves its tournament on."""
-    return record.status == "finished" and (record.rated or record.tournament is not None)
+    return record.status == MatchStatus.FINISHED and (record.rated or record.tournament is not None)
 
 
 def turn_budgeted(record: MatchRecord) -> bool:
@@ -130,8 +131,8 @@ class MatchService:
         """
         game, resolved = self._game_for(game_id, options, len(seats))
         stored_seats, tokens = self._seats(seats)
-        accounts = [s["account"] for s in stored_seats if s["kind"] == "account"]
-        if rated and any(s["kind"] not in ("bot", "account") for s in stored_seats):
+        accounts = [s["account"] for s in stored_seats if s["kind"] == SeatKind.ACCOUNT]
+        if rated and any(s["kind"] not in (SeatKind.BOT, SeatKind.ACCOUNT) for s in stored_seats):
             raise Unprocessable("a rated match needs every seat to be a bot or an account",
                                 field="rated")
         # A seed the creator chose deals what the creator can foresee: it is for replays and
@@ -147,13 +148,13 @@ class MatchService:
         record = MatchRecord(
             id=match_id or secrets.token_hex(8), game=game.id, rules_version=game.version,
             options=resolved, seed=seed, seats=stored_seats,
-            status="running" if all_joined else "waiting", version=1,
+            status=MatchStatus.RUNNING if all_joined else MatchStatus.WAITING, version=1,
             state=json.dumps(state.to_json()), rng=match_random.dump(rng), result=None,
             to_move=state.to_move(), created_at=now, updated_at=now, tournament=tournament,
             rated=rated, move_deadline=move_deadline, forfeit_after=forfeit_after,
             seeded=seeded)
         if state.is_over():  # a game with no decisions at all; kept for completeness
-            record.status, record.result = "finished", state.result().to_json()
+            record.status, record.result = MatchStatus.FINISHED, state.result().to_json()
             record.finish_owed = owes_finish(record)
         self._restart_clocks(record, None)
         created = self.store.create(record, {s: hash_secret(t) for s, t in tokens.items()})
@@ -185,19 +186,22 @@ class MatchService:
             raise Unprocessable(str(exc), field="options") from None
 
     def _seats(self, seats: list[dict[str, Any]]
-               ) -> tuple[list[dict[str, Any]], dict[int, str]]:
+               ) -> tuple[list[SeatRecord], dict[int, str]]:
         """The seats as stored, and the tokens of the human seats (shown only once)."""
-        stored_seats, tokens = [], {}
+        stored_seats: list[SeatRecord] = []
+        tokens: dict[int, str] = {}
         for index, spec in enumerate(seats):
-            seat = {"seat": index, "kind": spec["kind"], "name": spec.get("name")
-                    or f"{spec['kind']}-{index}", "joined": spec["kind"] != "open"}
-            if spec["kind"] == "bot":
+            seat: SeatRecord = {"seat": index, "kind": spec["kind"], "name": spec.get("name")
+                                or f"{spec['kind']}-{index}",
+                                "joined": spec["kind"] != SeatKind.OPEN}
+            if spec["kind"] == SeatKind.BOT:
                 seat["bot"] = self._bot_spec(spec.get("bot") or {}, index)
-            if spec["kind"] == "account":
+            if spec["kind"] == SeatKind.ACCOUNT:
                 account = self._account(spec.get("account"), index)
-                seat.update(account=account["id"], name=spec.get("name") or account["name"],
-                            webhook=bool(account.get("webhook")))
-            if spec["kind"] == "human":
+                seat["account"] = account["id"]
+                seat["name"] = spec.get("name") or account["name"]
+                seat["webhook"] = bool(account.get("webhook"))
+            if spec["kind"] == SeatKind.HUMAN:
                 tokens[index] = secrets.token_urlsafe(32)
             stored_seats.append(seat)
         return stored_seats, tokens
@@ -210,12 +214,12 @@ class MatchService:
         return account
 
     @staticmethod
-    def _bot_spec(spec: dict[str, Any], index: int) -> dict[str, Any]:
+    def _bot_spec(spec: dict[str, Any], index: int) -> SeatBot:
         kind = spec.get("kind", "ismcts")
         if kind not in bot_catalogue.BOT_KINDS:
             raise Unprocessable(f"seat {index}: unknown bot kind {kind!r}; known: "
                                 f"{', '.join(bot_catalogue.BOT_KINDS)}", field="seats")
-        out: dict[str, Any] = {"kind": kind}
+        out: SeatBot = {"kind": kind}  # a known kind (checked above)
         if kind == "ismcts":
             level, sims, secs = spec.get("level"), spec.get("simulations"), spec.get("seconds")
             if level is not None and level not in bot_catalogue.LEVELS:
@@ -226,11 +230,11 @@ class MatchService:
             except (TypeError, ValueError) as exc:
                 raise Unprocessable(f"seat {index}: {exc}", field="seats") from None
             if secs is not None:
-                out.update(level="timed", seconds=float(secs))
+                out["level"], out["seconds"] = "timed", float(secs)
             elif sims is None:
                 out["level"] = level or "medium"
             else:
-                out.update(level="custom", simulations=sims)
+                out["level"], out["simulations"] = "custom", sims
         elif any(spec.get(key) is not None for key in ("level", "simulations", "seconds")):
             raise Unprocessable(f"seat {index}: bot kind {kind!r} has no levels or budgets",
                                 field="seats")
@@ -282,7 +286,7 @@ class MatchService:
         if entries is None:
             raise Gone(f"the log of match {kept['id']!r} is no longer kept; its result is: "
                        f"GET /v1/matches/{kept['id']}")
-        finished = kept["status"] == "finished"
+        finished = kept["status"] == MatchStatus.FINISHED
         return {"version": kept["version"], "status": kept["status"], "redacted": not finished,
                 "events": [e if finished else redact(e, None) for e in entries
                            if e["version"] > since]}
@@ -374,7 +378,7 @@ class MatchService:
         """The seat ``account_id`` plays in ``record`` (the one that owes a move first)."""
         held = [s["seat"] for s in record.seats if s.get("account") == account_id]
         owing = [seat for seat in held if seat in record.to_move]
-        return (owing or held or [None])[0]
+        return next(iter(owing or held), None)
 
     def describe(self, record: MatchRecord, seat: int | None) -> dict[str, Any]:
         """The match as ``seat`` (None: a spectator) may see it."""
@@ -417,8 +421,9 @@ class MatchService:
                 break
         return out
 
-    def legal_moves(self, record: MatchRecord, seat: int) -> list[dict[str, Any]]:
-        if record.status != "running" or seat not in record.to_move:
+    def legal_moves(self, record: MatchRecord, seat: int | None) -> list[dict[str, Any]]:
+        """The moves ``seat`` may make now (none if it owes none; None, a spectator: none)."""
+        if record.status != MatchStatus.RUNNING or seat not in record.to_move:
             return []
         state = get_game(record.game).state_from_json(json.loads(record.state))
         return [{"id": state.move_id(m), "label": state.move_label(m), "move": m}
@@ -428,7 +433,7 @@ class MatchService:
                ) -> list[dict[str, Any]]:
         """The log after version ``since``, redacted for ``seat`` while the match runs."""
         entries = [e for e in self.store.log(record.id) if e["version"] > since]
-        if record.status == "finished":
+        if record.status == MatchStatus.FINISHED:
             return entries
         return [redact(e, seat) for e in entries]
 
@@ -438,7 +443,7 @@ class MatchService:
         for _ in range(10):  # retry a lost compare-and-set against other joiners
             record = self.load(match_id)
             open_seats = [s["seat"] for s in record.seats if not s["joined"]]
-            if record.status == "expired":
+            if record.status == MatchStatus.EXPIRED:
                 raise Conflict("this match expired before its open seats were joined")
             if not open_seats:
                 raise Conflict("this match has no open seat left")
@@ -452,10 +457,11 @@ class MatchService:
             else:
                 chosen = seat
             expected = record.version
-            record.seats[chosen].update(joined=True, name=name or record.seats[chosen]["name"])
+            joined = record.seats[chosen]
+            joined["joined"], joined["name"] = True, name or joined["name"]
             record.updated_at = time.time()
             if all(s["joined"] for s in record.seats):
-                record.status = "running"
+                record.status = MatchStatus.RUNNING
                 self._restart_clocks(record, None)
             record.version += 1
             token = secrets.token_urlsafe(32)
@@ -508,11 +514,11 @@ class MatchService:
         """Validate and commit one move; ``idempotency`` (key, fingerprint) stores its answer
         with it. ``given``: a record the caller read, used instead of reading it again."""
         record = given if given is not None else self.load(match_id)
-        if record.status == "waiting":
+        if record.status == MatchStatus.WAITING:
             raise Conflict("the match is waiting for its open seats to be joined",
                            version=record.version)
         if record.status in ENDED:
-            ended = "over" if record.status == "finished" else record.status
+            ended = "over" if record.status == MatchStatus.FINISHED else record.status
             raise Conflict(f"the match is {ended}", version=record.version)
         game = get_game(record.game)
         state = game.state_from_json(json.loads(record.state))
@@ -575,7 +581,8 @@ class MatchService:
                        state: State | None = None) -> bool:
         """Whether ``question``, asked of ``seat`` at an earlier version (a bot's search, a
         hint's), is still its question in ``record`` (``shared.matches.carryover``)."""
-        if record.status != "running" or record.version - question.version >= len(record.seats):
+        if (record.status != MatchStatus.RUNNING
+                or record.version - question.version >= len(record.seats)):
             return False  # each move since must be a different seat's: at most players - 1
         # A match starts at version 1 and every accepted write adds one log entry, so version
         # v's entry is at index v - 2 (still_open checks the versions, and fails safe if not).
@@ -614,7 +621,8 @@ class MatchService:
         if not hmac.compare_digest(stored["fingerprint"], fingerprint):
             raise Unprocessable("this Idempotency-Key was already used for a different "
                                 "request")
-        return stored["answer"]
+        answer: dict[str, Any] = stored["answer"]
+        return answer
 
     @staticmethod
     def _count_timeout(record: MatchRecord, seat: int, timeout: dict[str, Any] | None
@@ -639,7 +647,7 @@ class MatchService:
         record.version += 1
         record.updated_at = time.time()
         if state.is_over():
-            record.status = "finished"
+            record.status = MatchStatus.FINISHED
             record.result = state.result().to_json()
             record.finish_owed = owes_finish(record)  # written by the commit that ends it
         self._restart_clocks(record, mover)
@@ -650,12 +658,13 @@ class MatchService:
         the turn budget starts when the last waiting seat stops owing one (``bots_since``,
         at the write's ``updated_at``, the time its log entry shows)."""
         now = time.time()
-        owing = [s for s in record.to_move if record.status == "running" and clocked(record, s)]
+        owing = [s for s in record.to_move
+                 if record.status == MatchStatus.RUNNING and clocked(record, s)]
         record.owed_since = {s: (record.owed_since.get(s, now) if s != mover else now)
                              for s in owing}
         # The turn budget's start: the write after which no waiting seat owes a move (one
         # moved, or the match began with the server's seats to move), kept until one owes.
-        if (record.status != "running" or not turn_budgeted(record)
+        if (record.status != MatchStatus.RUNNING or not turn_budgeted(record)
                 or any(awaited(record, s) for s in record.to_move)):
             record.bots_since = None
         elif record.bots_since is None:
@@ -664,11 +673,12 @@ class MatchService:
     def expire(self, match_id: str, created_before: float) -> bool:
         """End a match still waiting for open seats since before ``created_before``."""
         record = self.store.load(match_id)
-        if record is None or record.status != "waiting" or record.created_at >= created_before:
+        if (record is None or record.status != MatchStatus.WAITING
+                or record.created_at >= created_before):
             if record is not None:
                 self.store.index_deadlines(record)  # joined or gone: drop it from the index
             return False
-        return self._end(record, "expired", {"type": "expired", "open_seats": [
+        return self._end(record, MatchStatus.EXPIRED, {"type": "expired", "open_seats": [
             s["seat"] for s in record.seats if not s["joined"]]})
 
     def expire_stalled(self, match_id: str, updated_before: float) -> bool:
@@ -677,10 +687,10 @@ class MatchService:
         A tournament's matches are left to their tournament (it cancels them as a whole).
         """
         record = self.store.load(match_id)
-        if (record is None or record.status != "running" or record.tournament is not None
+        if (record is None or record.status != MatchStatus.RUNNING or record.tournament is not None
                 or record.updated_at >= updated_before):
             return False
-        return self._end(record, "expired", {"type": "expired", "stalled_since":
+        return self._end(record, MatchStatus.EXPIRED, {"type": "expired", "stalled_since":
                                              record.updated_at})
 
     def abort(self, match_id: str, reason: str) -> bool:
@@ -689,11 +699,11 @@ class MatchService:
             record = self.store.load(match_id)
             if record is None or record.status in ENDED:
                 return False
-            if self._end(record, "aborted", {"type": "aborted", "reason": reason}):
+            if self._end(record, MatchStatus.ABORTED, {"type": "aborted", "reason": reason}):
                 return True
         return False
 
-    def _end(self, record: MatchRecord, status: str, event: dict[str, Any]) -> bool:
+    def _end(self, record: MatchRecord, status: MatchStatus, event: dict[str, Any]) -> bool:
         expected = record.version
         record.status, record.version, record.updated_at = status, expected + 1, time.time()
         record.to_move, record.owed_since, record.bots_since = [], {}, None
@@ -711,9 +721,9 @@ class MatchService:
     # -- bots -------------------------------------------------------------------------------
     def bot_seats_due(self, record: MatchRecord) -> list[int]:
         """Seats the server plays that owe a move: bots, webhook accounts, forfeited seats."""
-        if record.status != "running":
+        if record.status != MatchStatus.RUNNING:
             return []
-        due = [s for s in record.to_move if record.seats[s]["kind"] == "bot"
+        due = [s for s in record.to_move if record.seats[s]["kind"] == SeatKind.BOT
                or record.seats[s].get("webhook") or s in record.forfeited]
         # A tournament's bots take a simultaneous step one at a time, in seat order: each
         # then decides at a version (and from a view) that does not depend on which worker
@@ -793,7 +803,7 @@ class MatchService:
             if record is None or record.status in ENDED:
                 ended.append(match_id)
                 continue
-            if record.status != "running" or self.retired_rules(record) is not None:
+            if record.status != MatchStatus.RUNNING or self.retired_rules(record) is not None:
                 continue
             turns.extend(self._owed_turns(record, account_id))
         return turns, ended

@@ -75,8 +75,15 @@ from typing import Any, TypeVar
 import redis
 from redis.exceptions import ClusterDownError, MovedError, TryAgainError
 
+from shared.domain.types import LIVE, MatchStatus
 from shared.infra.notifier import wait_on
-from shared.infra.redis_client import RedisClient, connect, is_cluster, node_client
+from shared.infra.redis_client import (
+    RedisClient,
+    connect,
+    is_cluster,
+    node_client,
+    refresh_layout,
+)
 from shared.infra.secrets import hash_secret
 from shared.matches.record import ENDED, MatchRecord
 
@@ -292,7 +299,7 @@ class MatchStore:
                 pipe.hgetall(self._key(match_id))
             found = pipe.execute()
         return [MatchRecord.from_fields(fields) for fields in found
-                if fields and fields.get("status") in ("waiting", "running")]
+                if fields and fields.get("status") in LIVE]
 
     # -- writes -----------------------------------------------------------------------------
     def create(self, record: MatchRecord, token_hashes: dict[int, str]) -> bool:
@@ -339,7 +346,7 @@ class MatchStore:
                 log.info("write to %s failed (%r); reading the cluster layout again",
                          keys[0], exc)
                 time.sleep(min(1.0, 0.05 * 2 ** attempt))
-                self.redis.nodes_manager.initialize()
+                refresh_layout(self.redis)
                 continue
             if int(acks) < self.replica_acks:
                 log.warning("%s: a write reached %s of %d replicas in %d ms; writing without "
@@ -355,7 +362,7 @@ class MatchStore:
         the race, or never happened, is only looked at again later, and dropped if over).
         Before a write that ends it owing its finish handling, put it in ``evo:finishing``
         alike: the write's own ``finish_owed`` mark is then always findable."""
-        if record.status in ("waiting", "running"):
+        if record.status in LIVE:
             self.redis.zadd("evo:active", {record.id: record.updated_at})
         elif record.finish_owed:
             self.redis.zadd("evo:finishing", {record.id: record.updated_at})
@@ -368,7 +375,7 @@ class MatchStore:
         deadlines). What an ended match keeps, and for how long, is written by the write
         itself, never here."""
         try:
-            if record.status not in ("waiting", "running"):
+            if record.status not in LIVE:
                 self.redis.zrem("evo:active", record.id)
             self.index_deadlines(record)
         except redis.RedisError as exc:
@@ -391,7 +398,7 @@ class MatchStore:
                 pipe.zrem("evo:deadlines", record.id)
             else:
                 pipe.zadd("evo:deadlines", {record.id: due})
-            if record.status == "waiting":
+            if record.status == MatchStatus.WAITING:
                 pipe.zadd("evo:waiting", {record.id: record.created_at}, nx=True)
             else:
                 pipe.zrem("evo:waiting", record.id)
@@ -480,7 +487,7 @@ class MatchStore:
         due = record.deadline_at()
         if due is not None:
             adds.append(("evo:deadlines", due, record.id, False))
-        if record.status == "waiting":
+        if record.status == MatchStatus.WAITING:
             adds.append(("evo:waiting", record.created_at, record.id, True))
         return adds
 
@@ -491,7 +498,7 @@ class MatchStore:
         removals = []
         if record.deadline_at() is None:
             removals.append(("evo:deadlines", record.id))
-        if record.status != "waiting":
+        if record.status != MatchStatus.WAITING:
             removals.append(("evo:waiting", record.id))
         return removals
 
@@ -693,8 +700,9 @@ class MatchStore:
 
         Returns the current version (None if the match does not exist).
         """
+        seen: int | None = seen_version  # what ``version`` reads (mypy would take ``int``)
         return wait_on(self.redis, [self.channel(match_id)], lambda: self.version(match_id),
-                       seen_version, timeout)
+                       seen, timeout)
 
 
     # -- several matches at once (an account's turns) ---------------------------------------

@@ -7,7 +7,7 @@ ladder. A seat that forfeited ranks last in its match, whatever the engine's ran
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from openskill.models import PlackettLuce
@@ -17,7 +17,7 @@ from shared.domain.types import SeatKind
 MODEL = PlackettLuce()
 
 
-def player_key(seat: dict[str, Any]) -> str | None:
+def player_key(seat: Mapping[str, Any]) -> str | None:
     """The rated identity of a stored seat; None for a person's seat (not rated)."""
     if seat.get("kind") == SeatKind.ACCOUNT:
         return f"account:{seat['account']}"
@@ -31,7 +31,7 @@ def player_key(seat: dict[str, Any]) -> str | None:
     return f"bot:ismcts:{bot['level']}"
 
 
-def player_name(seat: dict[str, Any]) -> str:
+def player_name(seat: Mapping[str, Any]) -> str:
     """The leaderboard name: the account's name, or the bot's kind and level."""
     if seat.get("kind") == SeatKind.ACCOUNT:
         return str(seat["name"])

@@ -47,7 +47,8 @@ class RatingStore:
                     earlier = pipe.hget(done, match_id)
                     if earlier is not None:
                         pipe.unwatch()
-                        return json.loads(earlier)
+                        first: dict[str, Any] = json.loads(earlier)
+                        return first
                     keys = [key for key, _ in players]
                     current = [None if raw is None else json.loads(raw)
                                for raw in pipe.hmget(ratings, keys)]

@@ -22,10 +22,11 @@ import logging
 import secrets
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from shared.domain.errors import Conflict, NotFound, Unprocessable
+from shared.domain.types import MatchStatus, SeatKind
 from shared.games import get_game
 from shared.matches.record import ENDED, MatchRecord
 from shared.matches.service import MatchService
@@ -102,13 +103,13 @@ class TournamentService:
         if "bot" in spec:
             bot = MatchService._bot_spec(spec["bot"], index)
             # Matches are created from the spec as given (the stored form says "custom").
-            seat = {"kind": "bot", "bot": bot, "request": spec["bot"]}
+            seat = {"kind": SeatKind.BOT, "bot": bot, "request": spec["bot"]}
         else:
             account = self.matches.account(str(spec["account"]))
             if account is None:
                 raise Unprocessable(f"entrant {index}: no account with id "
                                     f"{spec['account']!r}", field="entrants")
-            seat = {"kind": "account", "account": account["id"], "name": account["name"]}
+            seat = {"kind": SeatKind.ACCOUNT, "account": account["id"], "name": account["name"]}
         name = spec.get("name") or ratings.player_name(seat)
         return {**seat, "index": index, "name": name, "player": ratings.player_key(seat)}
 
@@ -182,7 +183,7 @@ class TournamentService:
     def _seed_shown(meta: dict[str, Any]) -> bool:
         """A server-drawn seed stays secret while matches dealt from it run (an entrant who
         knew it could foresee hidden cards); a creator-chosen one is no secret to hide."""
-        return meta["status"] != "running" or meta.get("seeded", True)
+        return meta["status"] != "running" or bool(meta.get("seeded", True))
 
     @staticmethod
     def _progress(meta: dict[str, Any], running: int) -> dict[str, Any]:
@@ -359,7 +360,7 @@ class TournamentService:
         for entrant_index in plan["entrants"]:
             entrant = meta["entrants"][entrant_index]
             seat = {"kind": entrant["kind"], "name": entrant["name"]}
-            seat.update({"bot": entrant["request"]} if entrant["kind"] == "bot"
+            seat.update({"bot": entrant["request"]} if entrant["kind"] == SeatKind.BOT
                         else {"account": entrant["account"]})
             seats.append(seat)
         self.matches.create_match(
@@ -370,7 +371,7 @@ class TournamentService:
     # -- ratings ----------------------------------------------------------------------------
     def rate(self, record: MatchRecord) -> dict[str, Any] | None:
         """Update the seats' ratings with this finished rated match, exactly once."""
-        if not record.rated or record.status != "finished" or record.result is None:
+        if not record.rated or record.status != MatchStatus.FINISHED or record.result is None:
             return None
         return self._rate_once(record.game, record.id, record.seats, record.result,
                                record.forfeited)
@@ -378,12 +379,13 @@ class TournamentService:
     def rate_kept(self, kept: dict[str, Any]) -> dict[str, Any] | None:
         """``rate`` for a match as kept after its end (``MatchService.describe``), once its
         state has expired: the same seats, result and forfeits."""
-        if not kept.get("rated") or kept["status"] != "finished" or kept["result"] is None:
+        if (not kept.get("rated") or kept["status"] != MatchStatus.FINISHED
+                or kept["result"] is None):
             return None
         return self._rate_once(kept["game"], kept["id"], kept["seats"], kept["result"],
                                kept.get("forfeited", []))
 
-    def _rate_once(self, game: str, match_id: str, seats: list[dict[str, Any]],
+    def _rate_once(self, game: str, match_id: str, seats: Sequence[Mapping[str, Any]],
                    result: dict[str, Any], forfeited: list[int]) -> dict[str, Any]:
         players = [(ratings.player_key(seat) or "", ratings.player_name(seat)) for seat in seats]
         places = ratings.placings(result["ranking"], forfeited)

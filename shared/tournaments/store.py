@@ -103,8 +103,9 @@ class TournamentStore:
         return sorted(self.redis.smembers("evo:t:running"))
 
     def wait_for_change(self, tournament_id: str, seen: int, timeout: float) -> int | None:
+        known: int | None = seen  # what ``version`` reads (mypy would take ``int``)
         return wait_on(self.redis, [self.channel(tournament_id)],
-                       lambda: self.version(tournament_id), seen, timeout)
+                       lambda: self.version(tournament_id), known, timeout)
 
     # -- writes -----------------------------------------------------------------------------
     def create(self, meta: dict[str, Any], slots: dict[int, dict[str, Any]]) -> None:

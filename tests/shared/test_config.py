@@ -4,9 +4,10 @@ may be a Redis or RabbitMQ; the defaults of a few others."""
 from __future__ import annotations
 
 import pytest
+import redis
 
 from shared.infra.config import Settings
-from shared.infra.redis_client import parse_nodes
+from shared.infra.redis_client import connect, parse_nodes
 
 
 def test_a_cluster_store_needs_a_broker_of_its_own(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -21,6 +22,14 @@ def test_a_cluster_store_needs_a_broker_of_its_own(monkeypatch: pytest.MonkeyPat
     assert settings.redis_replica_acks == 1 and settings.broker_url == "amqp://guest@rabbit//"
     assert [(n.host, n.port) for n in parse_nodes(settings.redis_cluster_nodes)] == [
         ("10.0.0.1", 7000), ("10.0.0.2", 6379)]
+
+
+def test_the_typed_client_is_redis_pys_own_decoding_client() -> None:
+    """``RedisClient`` types replies as ``str``: true only of a decoding client; and it is a
+    cast, not a proxy, so a command costs what redis-py's own does (no connection is made)."""
+    client = connect("redis://127.0.0.1:1/0")
+    assert type(client) is redis.Redis
+    assert client.get_encoder().decode_responses
 
 
 def test_a_hint_waits_eight_seconds_for_its_answer_unless_set(

@@ -27,7 +27,7 @@ from shared.domain.types import (
 )
 from shared.infra.redis_client import RedisClient
 from shared.matches.service import MatchService
-from shared.matches.store import MatchStore
+from shared.matches.store import MatchStore, match_key
 
 
 def _schema(name: str) -> dict[str, Any]:
@@ -94,3 +94,19 @@ def test_stored_seats_fit_the_seat_record(store_client: RedisClient) -> None:
         assert SeatRecord.__required_keys__ <= set(seat) <= set(SeatRecord.__annotations__)
     assert set(stored[2]["bot"]) <= set(SeatBot.__annotations__)
     assert stored[2]["bot"]["level"] in get_args(BotLevel)
+
+
+def test_a_record_reads_back_members_and_stores_plain_strings(
+        store_client: RedisClient) -> None:
+    """``MatchRecord.status`` is a member once loaded; what Redis and the API's JSON hold is
+    the plain text, as before the enums."""
+    service = MatchService(MatchStore(store_client), lambda *_: None)
+    record, _ = service.create_match("savanna", {}, 1, [{"kind": "human"}, {"kind": "open"}],
+                                     match_id="cd" * 8)
+    loaded = service.load(record.id)
+    assert type(loaded.status) is MatchStatus and loaded.status == "waiting"
+    raw = store_client.hgetall(match_key(record.id))
+    assert raw["status"] == "waiting"
+    assert [seat["kind"] for seat in json.loads(raw["seats"])] == ["human", "open"]
+    shown = json.loads(json.dumps(service.describe(loaded, None)))
+    assert shown["status"] == "waiting" and shown["seats"][1]["kind"] == "open"
