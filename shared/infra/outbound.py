@@ -9,7 +9,8 @@ is also the SNI. No redirect is followed (a 3xx is an answer like any other).
 One deadline bounds the whole exchange: connecting, the TLS handshake, sending and every read
 each get only the time left, so a server that drips a byte a second holds the call no longer
 than the deadline. The answer is read to at most ``max_bytes`` (and its headers to
-``HEADER_BYTES``): a flood costs that much memory, no more.
+``HEADER_BYTES``): a flood costs that much memory, no more. The name lookup is bounded by the
+same deadline.
 """
 
 from __future__ import annotations
@@ -18,8 +19,9 @@ import http.client
 import io
 import socket
 import ssl
+import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
 
@@ -63,7 +65,7 @@ def post(url: str, body: bytes, headers: Mapping[str, str], *, seconds: float,
     end = time.monotonic() + seconds
     try:
         target = parse(url)
-        addresses = resolve(target, allowed, resolver)
+        addresses = _in_time(end, lambda: resolve(target, allowed, resolver))
     except RefusedTarget as exc:
         raise CallFailed(f"refused: {exc}") from None
     connection = _PinnedConnection(target, addresses[0], end, max_bytes + HEADER_BYTES)
@@ -82,6 +84,28 @@ def post(url: str, body: bytes, headers: Mapping[str, str], *, seconds: float,
     if len(data) > max_bytes:
         raise CallFailed(f"the answer is longer than {max_bytes} bytes")
     return Answer(response.status, data)
+
+
+def _in_time(end: float, lookup: Callable[[], list[Address]]) -> list[Address]:
+    """``lookup()``'s answer, if it comes before ``end``: a name server that answers slowly
+    (the webhook's owner may run it) cannot hold the call either. The lookup left behind
+    ends on its own (the system resolver's timeout) in its daemon thread."""
+    box: list[list[Address] | BaseException] = []
+
+    def run() -> None:
+        try:
+            box.append(lookup())
+        except BaseException as exc:  # handed to the caller's thread as it is
+            box.append(exc)
+
+    thread = threading.Thread(target=run, daemon=True, name="webhook-lookup")
+    thread.start()
+    thread.join(max(0.0, end - time.monotonic()))
+    if not box:
+        raise CallFailed("the host did not resolve within the deadline")
+    if isinstance(box[0], BaseException):
+        raise box[0]
+    return box[0]
 
 
 class _PinnedConnection(http.client.HTTPConnection):

@@ -274,3 +274,18 @@ def test_a_huge_answer_is_read_to_the_cap_only() -> None:
             tracemalloc.stop()
         assert time.monotonic() - started < 1.0
         assert peak < 8 * CAP  # the cap, a read buffer or two (50 MB were on offer)
+
+
+def test_a_slow_name_server_holds_the_call_no_longer_than_the_deadline(
+        listener: Listener) -> None:
+    def slow(host: str, port: int, *args: Any, **kwargs: Any) -> list[tuple[Any, ...]]:
+        time.sleep(3)
+        return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", ("127.0.0.1", port))]
+
+    started = time.monotonic()
+    with pytest.raises(outbound.CallFailed, match="resolve"):
+        outbound.post(f"http://slow.example:{listener.port}/", b"{}", {}, seconds=0.5,
+                      allowed=LOOPBACK, max_bytes=CAP, resolver=slow)
+    assert time.monotonic() - started < 0.5 + 0.3
+    time.sleep(3)  # the lookup left behind ends, and its answer is not called
+    assert not listener.connected()
