@@ -11,14 +11,19 @@ from __future__ import annotations
 import contextlib
 import ipaddress
 import select
+import shutil
 import socket
+import ssl
+import subprocess
 import threading
 import time
 import tracemalloc
 from collections.abc import Callable, Iterator, Sequence
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
+import certifi
 import pytest
 
 from shared.infra import outbound
@@ -289,3 +294,50 @@ def test_a_slow_name_server_holds_the_call_no_longer_than_the_deadline(
     assert time.monotonic() - started < 0.5 + 0.3
     time.sleep(3)  # the lookup left behind ends, and its answer is not called
     assert not listener.connected()
+
+
+@pytest.fixture(scope="module")
+def certificates(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """A test CA and a certificate it signed for ``bot.example`` (openssl's command line)."""
+    if shutil.which("openssl") is None:
+        pytest.skip("no openssl here")
+    tmp = tmp_path_factory.mktemp("tls")
+    files = {name: str(tmp / name) for name in ("ca.key", "ca.pem", "leaf.key", "leaf.csr",
+                                                "leaf.pem", "san.ext")}
+    Path(files["san.ext"]).write_text("subjectAltName=DNS:bot.example\n")
+    for command in (
+            f"req -x509 -newkey rsa:2048 -nodes -keyout {files['ca.key']} -out "
+            f"{files['ca.pem']} -days 1 -subj /CN=Evo-Test-CA",
+            f"req -newkey rsa:2048 -nodes -keyout {files['leaf.key']} -out {files['leaf.csr']}"
+            " -subj /CN=bot.example",
+            f"x509 -req -in {files['leaf.csr']} -CA {files['ca.pem']} -CAkey {files['ca.key']}"
+            f" -CAcreateserial -out {files['leaf.pem']} -days 1 -extfile {files['san.ext']}"):
+        subprocess.run(["openssl", *command.split()], check=True, capture_output=True)
+    return files
+
+
+def test_https_is_pinned_too_and_checks_the_certificate_against_the_url_host(
+        certificates: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    server = Recorder("127.0.0.2")
+    port = server.server_address[1]
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(certificates["leaf.pem"], certificates["leaf.key"])
+    names: list[str | None] = []
+    context.sni_callback = lambda sock, name, ctx: names.append(name)  # type: ignore[assignment,func-returns-value]
+    server.socket = context.wrap_socket(server.socket, server_side=True)
+    monkeypatch.setattr(certifi, "where", lambda: certificates["ca.pem"])
+    allowed = parse_networks("127.0.0.2/32")
+    try:
+        answer = outbound.post(f"https://bot.example:{port}/hook", b"{}", {}, seconds=5,
+                               allowed=allowed, max_bytes=CAP,
+                               resolver=answers(["127.0.0.2"], ["127.0.0.3"]))
+        assert answer.status == 200 and names == ["bot.example"]
+        assert server.calls[0]["host"] == f"bot.example:{port}"
+        # The same address under a name its certificate does not carry: refused.
+        with pytest.raises(outbound.CallFailed, match="CERTIFICATE_VERIFY_FAILED"):
+            outbound.post(f"https://other.example:{port}/hook", b"{}", {}, seconds=5,
+                          allowed=allowed, max_bytes=CAP, resolver=answers(["127.0.0.2"]))
+        assert len(server.calls) == 1
+    finally:
+        server.shutdown()
+        server.server_close()
