@@ -34,7 +34,8 @@ class AccountService:
         """Register an account; returns it and its API key (shown only now)."""
         if webhook is not None:
             try:
-                check_webhook_url(webhook, self.allowed_networks)
+                # Kept as the check read it: the one spelling every later call parses.
+                webhook = check_webhook_url(webhook, self.allowed_networks).url
             except ValueError as exc:
                 raise Unprocessable(str(exc), field="webhook") from None
         account = {"id": secrets.token_hex(8), "name": name, "webhook": webhook,

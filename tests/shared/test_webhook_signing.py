@@ -214,3 +214,11 @@ def test_the_public_log_says_only_no_valid_answer(
     shown = json.dumps(matches.events(matches.load(record.id), None))
     for leak in ("127.0.0.1", "HTTP", "redis_version", "PONG", "INTERNAL", "xxxx", "refused"):
         assert leak not in shown, leak
+
+
+def test_the_webhook_is_kept_as_the_check_read_it(
+        services: tuple[MatchService, AccountService]) -> None:
+    matches, accounts = services
+    account, _ = accounts.create("Shouty", "HTTP://127.0.0.1.:8080?x=1#frag")
+    assert account["webhook"] == "http://127.0.0.1:8080/?x=1"
+    assert (matches.account(account["id"]) or {})["webhook"] == "http://127.0.0.1:8080/?x=1"
