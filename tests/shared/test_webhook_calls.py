@@ -341,3 +341,18 @@ def test_https_is_pinned_too_and_checks_the_certificate_against_the_url_host(
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_the_call_tries_the_checked_addresses_in_turn() -> None:
+    """A name with an address nobody answers on (127.0.0.4 here; an IPv6 one the worker
+    cannot reach, in life) and one that answers: the call reaches the second."""
+    server = Recorder("127.0.0.2")
+    port = server.server_address[1]
+    try:
+        answer = outbound.post(f"http://two.example:{port}/", b"{}", {}, seconds=3,
+                               allowed=parse_networks("127.0.0.0/29"), max_bytes=CAP,
+                               resolver=answers(["127.0.0.4", "127.0.0.2"]))
+        assert answer.status == 200 and server.calls[0]["to"] == "127.0.0.2"
+    finally:
+        server.shutdown()
+        server.server_close()
