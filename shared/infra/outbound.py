@@ -68,7 +68,7 @@ def post(url: str, body: bytes, headers: Mapping[str, str], *, seconds: float,
         addresses = _in_time(end, lambda: resolve(target, allowed, resolver))
     except RefusedTarget as exc:
         raise CallFailed(f"refused: {exc}") from None
-    connection = _PinnedConnection(target, addresses[0], end, max_bytes + HEADER_BYTES)
+    connection = _PinnedConnection(target, addresses, end, max_bytes + HEADER_BYTES)
     try:
         connection.request("POST", target.path, body=body, headers={
             "Host": target.netloc, "Content-Type": "application/json",
@@ -109,16 +109,17 @@ def _in_time(end: float, lookup: Callable[[], list[Address]]) -> list[Address]:
 
 
 class _PinnedConnection(http.client.HTTPConnection):
-    """An HTTP(S) connection to one given address, whatever the URL's host resolves to."""
+    """An HTTP(S) connection to one of the checked addresses (the first that takes it), never
+    to whatever the URL's host would resolve to by then."""
 
-    def __init__(self, target: Target, address: Address, end: float, limit: int) -> None:
-        super().__init__(str(address), target.port)
-        self.target, self.address, self.end, self.limit = target, address, end, limit
+    def __init__(self, target: Target, addresses: Sequence[Address], end: float,
+                 limit: int) -> None:
+        super().__init__(str(addresses[0]), target.port)
+        self.target, self.addresses, self.end, self.limit = target, addresses, end, limit
         self.raw: socket.socket | None = None
 
     def connect(self) -> None:
-        raw = socket.create_connection((str(self.address), self.target.port),
-                                       timeout=_left(self.end))
+        raw = self._first_to_answer()
         try:
             if self.target.scheme == "https":
                 context = ssl.create_default_context(cafile=certifi.where())
@@ -131,6 +132,20 @@ class _PinnedConnection(http.client.HTTPConnection):
         # within the time left.
         self.raw = raw
         self.sock = cast(socket.socket, _DeadlineSocket(raw, self.end, self.limit))
+
+    def _first_to_answer(self) -> socket.socket:
+        """A connection to the first of the checked addresses that takes one (a name may
+        have an IPv6 address this host cannot reach, then an IPv4 one that it can)."""
+        failure: OSError = ConnectionError("no address")
+        for address in self.addresses:
+            try:
+                return socket.create_connection((str(address), self.target.port),
+                                                timeout=_left(self.end))
+            except TimeoutError:
+                raise
+            except OSError as exc:
+                failure = exc
+        raise failure
 
     def release(self) -> None:
         """Close the socket (http.client's own ``close`` leaves it to the answer's reader)."""
