@@ -253,7 +253,7 @@ def test_a_dripping_webhook_holds_the_call_no_longer_than_the_deadline(prefix: b
         with pytest.raises(outbound.CallFailed, match="Timeout"):
             outbound.post(f"http://127.0.0.1:{port}/", b"{}", {}, seconds=1.0,
                           allowed=LOOPBACK, max_bytes=CAP)
-        assert time.monotonic() - started < 1.0 + 0.3
+        assert time.monotonic() - started < 1.0 + 0.5  # slack: a busy machine (per read: 30 s)
 
 
 FLOOD_CHUNK = b"x" * (1024 * 1024)  # made once, before any memory is counted
@@ -291,7 +291,7 @@ def test_a_slow_name_server_holds_the_call_no_longer_than_the_deadline(
     with pytest.raises(outbound.CallFailed, match="resolve"):
         outbound.post(f"http://slow.example:{listener.port}/", b"{}", {}, seconds=0.5,
                       allowed=LOOPBACK, max_bytes=CAP, resolver=slow)
-    assert time.monotonic() - started < 0.5 + 0.3
+    assert time.monotonic() - started < 0.5 + 0.5  # slack for a busy machine
     time.sleep(3)  # the lookup left behind ends, and its answer is not called
     assert not listener.connected()
 
