@@ -1,4 +1,5 @@
-"""Bot accounts: register (the API key is shown once), who am I, and the turns owed (pull)."""
+"""Bot accounts: register (the API key and webhook secret are shown once), who am I, a new
+webhook secret, and the turns owed (pull)."""
 
 from __future__ import annotations
 
@@ -19,13 +20,21 @@ def create_account() -> tuple[dict[str, Any], int, dict[str, str]]:
     rate_limit("accounts", settings().accounts_per_minute)
     body = json_body(CreateAccountSchema())
     account, key = accounts().create(body["name"], body.get("webhook"))
-    return {**account, "key": key}, 201, {"Location": "/v1/me"}
+    secret = accounts().new_webhook_secret(account["id"])  # shown only now, like the key
+    return {**account, "key": key, "webhook_secret": secret}, 201, {"Location": "/v1/me"}
 
 
 @bp.get("/me")
 def me() -> dict[str, Any]:
     """The account of the key (its webhook included: only its owner holds the key)."""
     return accounts().authenticate(bearer_token())
+
+
+@bp.post("/me/webhook-secret")
+def rotate_webhook_secret() -> dict[str, str]:
+    """A new secret signs the account's webhook calls from now on (shown only now)."""
+    account_id = accounts().account_id(bearer_token())
+    return {"webhook_secret": accounts().new_webhook_secret(account_id)}
 
 
 @bp.get("/me/turns")

@@ -36,7 +36,7 @@ def _services() -> services.Services:
 
 def _webhooks() -> WebhookPolicy:
     return WebhookPolicy(parse_networks(settings.webhook_allow),
-                         settings.webhook_default_timeout)
+                         settings.webhook_default_timeout, settings.webhook_max_answer_bytes)
 
 
 #: A store error (Redis restarting, full) that outlasts a task's own retries

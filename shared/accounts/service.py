@@ -4,49 +4,21 @@ seats an account owes a move in (pull bots), and the policy of webhook targets (
 
 from __future__ import annotations
 
-import ipaddress
 import secrets
-import socket
 import time
 from collections.abc import Sequence
 from typing import Any
-from urllib.parse import urlsplit
 
 from shared.accounts.store import AccountStore
+from shared.bots.signing import new_secret
 from shared.domain.errors import Unauthorized, Unprocessable
 from shared.infra.secrets import hash_secret
+from shared.infra.webhook_target import Network, check_webhook_url, parse_networks
 from shared.matches.service import MatchService
 
-Network = ipaddress.IPv4Network | ipaddress.IPv6Network
-
-
-def parse_networks(text: str) -> list[Network]:
-    """The allow-list of webhook networks from a comma-separated list of CIDRs."""
-    return [ipaddress.ip_network(part.strip(), strict=False)
-            for part in text.split(",") if part.strip()]
-
-
-def check_webhook_url(url: str, allowed: Sequence[Network]) -> None:
-    """Refuse a webhook URL that is not http(s) or resolves to a refused address.
-
-    Public addresses are allowed; private, loopback, link-local, reserved and multicast
-    ones only inside a configured ``allowed`` network (so a bot cannot aim the worker at
-    the server's own network). Checked at registration and again before every call.
-    """
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise ValueError("the webhook must be an http:// or https:// URL with a host")
-    try:
-        infos = socket.getaddrinfo(parts.hostname, parts.port or 80, proto=socket.IPPROTO_TCP)
-    except (OSError, UnicodeError):
-        raise ValueError(f"the webhook host {parts.hostname!r} does not resolve") from None
-    for info in infos:
-        address = ipaddress.ip_address(info[4][0])
-        if any(address in network for network in allowed):
-            continue
-        if not address.is_global or address.is_multicast:
-            raise ValueError(f"the webhook host resolves to {address}, a non-public address "
-                             "this server does not call")
+# The webhook URL policy lives in shared.infra.webhook_target (one parser for the check at
+# registration and the call); imported here for the callers that know it from this module.
+__all__ = ["AccountService", "Network", "check_webhook_url", "parse_networks"]
 
 
 class AccountService:
@@ -62,7 +34,8 @@ class AccountService:
         """Register an account; returns it and its API key (shown only now)."""
         if webhook is not None:
             try:
-                check_webhook_url(webhook, self.allowed_networks)
+                # Kept as the check read it: the one spelling every later call parses.
+                webhook = check_webhook_url(webhook, self.allowed_networks).url
             except ValueError as exc:
                 raise Unprocessable(str(exc), field="webhook") from None
         account = {"id": secrets.token_hex(8), "name": name, "webhook": webhook,
@@ -70,6 +43,13 @@ class AccountService:
         key = f"evk_{secrets.token_urlsafe(32)}"
         self.store.create(account, hash_secret(key))
         return account, key
+
+    def new_webhook_secret(self, account_id: str) -> str:
+        """A new secret to sign the account's webhook calls (``shared.bots.signing``), in
+        force at once: returned to be shown once, the old one no longer used."""
+        secret = new_secret()
+        self.store.set_webhook_secret(account_id, secret)
+        return secret
 
     def authenticate(self, key: str | None) -> dict[str, Any]:
         """The account of ``key`` (401 without one or for an unknown one)."""

@@ -1,6 +1,8 @@
 """Redis keys of bot accounts (the store of :mod:`shared.accounts.service`).
 
 * ``evo:a:{id}`` hash — name, webhook URL (never shown but to its owner), key hash, created;
+  and ``webhook_secret``, the key that signs its webhook calls (``shared.bots.signing``; kept
+  in clear, as signing needs it, and never shown but once to its owner);
 * ``evo:akeys`` hash — sha256(API key) -> account id (keys are never stored in clear);
 * ``evo:a:{id}:matches`` set — running matches where the account holds a seat (the pull
   endpoint reads it; finished matches are dropped lazily);
@@ -92,3 +94,16 @@ class AccountStore:
         """Block until ``read()`` differs from ``seen`` or ``timeout`` passes, woken by the
         account's channel and ``channels`` (its matches')."""
         return wait_on(self.redis, [self.channel(account_id), *channels], read, seen, timeout)
+
+    # -- the webhook signing secret (``shared.bots.signing``), beside the account's data -----
+    def set_webhook_secret(self, account_id: str, secret: str) -> None:
+        self.redis.hset(self._key(account_id), "webhook_secret", secret)
+
+    def webhook_secret(self, account_id: str, new: str) -> str:
+        """The account's webhook secret; ``new`` becomes it if it has none (an account
+        registered before calls were signed: its owner learns it by rotating it)."""
+        secret = self.redis.hget(self._key(account_id), "webhook_secret")
+        if secret is None:
+            self.redis.hsetnx(self._key(account_id), "webhook_secret", new)
+            secret = self.redis.hget(self._key(account_id), "webhook_secret")
+        return secret or new

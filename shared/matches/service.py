@@ -835,6 +835,10 @@ class MatchService:
         seat reads of it, through this service rather than its store."""
         return self.accounts.load(account_id)
 
+    def webhook_secret(self, account_id: str, new: str) -> str:
+        """The key that signs the account's webhook calls (``new`` stored if it has none)."""
+        return self.accounts.webhook_secret(account_id, new)
+
     # -- deadlines: what the deadline sweep (shared.bots.deadlines) reads and writes --------
     def due_deadlines(self, now: float) -> list[str]:
         """Matches where some seat's move deadline has passed by ``now``."""

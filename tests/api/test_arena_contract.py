@@ -27,6 +27,7 @@ def test_accounts_and_their_turns_follow_the_contract(client: FlaskClient) -> No
     account = check(created, "/v1/accounts", "POST")
     assert created.status_code == 201 and account["webhook"] is None
     key = account.pop("key")
+    assert account.pop("webhook_secret").startswith("whsec_")  # shown once: not by /v1/me
     assert check(client.get("/v1/me", headers=bearer(key)), "/v1/me", "GET") == account
     for headers in ({}, bearer("evk_nobody")):
         response = client.get("/v1/me", headers=headers)
