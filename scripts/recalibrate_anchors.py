@@ -1,0 +1,98 @@
+"""Recalibrate the anchors: refit the built-in bots' fixed ratings and rewrite
+``shared/ratings/anchors.json``. The only code that changes that file; the server only reads it.
+
+    .venv/bin/python -m scripts.recalibrate_anchors --game savanna   # one game
+    .venv/bin/python -m scripts.recalibrate_anchors                  # every game
+    .venv/bin/python -m scripts.recalibrate_anchors --check          # print, write nothing
+
+The results are the strength bench's records (``bench/results/strength.jsonl``, written by
+``python -m bench.strength``: seeded bot-vs-bot matches, seats rotated) of the game's current
+rules version and of the search as it now is (the records docs/benchmarks.md's table counts).
+Only plain bots become anchors: ``random``, ``greedy``, the levels (``bot:ismcts:<level>``)
+and ``sims:N`` (``bot:ismcts:simsN``); variants (``+cut``, ``/r``, ``time:S``) are left out.
+To anchor another bot, play it against an anchored one first, e.g. ``python -m bench.accel
+bench.strength --game savanna --players 2 --matches 200 --pairing easy,random``, then run
+this. The fit: ``shared.ratings.calibrate``; the method: docs/ratings.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from bench.strength import RESULTS, figures, load_records, pairing_playouts, parse_spec
+from shared.bots.catalogue import LEVELS
+from shared.games import all_games, get_game
+from shared.ratings import calibrate
+from shared.ratings.anchors import ANCHORS_FILE
+
+
+def player_key(spec: str) -> str | None:
+    """The rating key of a strength-bench bot spec; None for a variant or a timed bot."""
+    try:
+        name, suffix, options = parse_spec(spec)
+    except ValueError:  # a variant since retired
+        return None
+    if suffix or options or "+" in spec:
+        return None
+    if name in ("random", "greedy"):
+        return f"bot:{name}"
+    if name in LEVELS:
+        return f"bot:ismcts:{name}"
+    if name.startswith(("sims:", "ismcts:")) and name.partition(":")[2].isdigit():
+        return f"bot:ismcts:sims{int(name.partition(':')[2])}"
+    return None
+
+
+def results_of(game_id: str, records: list[dict[str, Any]]) -> list[calibrate.Result]:
+    game = get_game(game_id)
+    out = []
+    for f in figures([r for r in records if r["game"] == game_id]):
+        a, b = player_key(f.a), player_key(f.b)
+        if (a is None or b is None or a == b or f.rules != game.version
+                or f.playouts != pairing_playouts(game, f.players, f.a, f.b)):
+            continue
+        out.append(calibrate.Result(a, b, f.players, f.matches, f.score))
+    return out
+
+
+def recalibrate(game_id: str, records: list[dict[str, Any]]) -> dict[str, Any]:
+    """The anchors.json entry of ``game_id``."""
+    results = results_of(game_id, records)
+    fitted = calibrate.fit(results)
+    return {"rules": get_game(game_id).version,
+            "results": [{"a": r.a, "b": r.b, "players": r.players, "matches": r.matches,
+                         "score": r.score} for r in results],
+            "anchors": fitted}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--game", action="append", help="a game id (repeat; default: all)")
+    parser.add_argument("--results", type=Path, default=RESULTS)
+    parser.add_argument("--out", type=Path, default=ANCHORS_FILE)
+    parser.add_argument("--check", action="store_true", help="print the fit, write nothing")
+    args = parser.parse_args()
+    records = load_records(args.results)
+    data = json.loads(args.out.read_text()) if args.out.exists() else {"games": {}}
+    for game_id in args.game or [game.id for game in all_games()]:
+        entry = recalibrate(game_id, records)
+        for key, rating in sorted(entry["anchors"].items(), key=lambda kv: kv[1]["mu"]):
+            print(f"{game_id} {key}: mu {rating['mu']:.2f} (se {rating['se']:.2f})")
+        data["games"][game_id] = entry
+    data["note"] = (
+        "Fixed ratings of the built-in bots (anchors), written by `python -m "
+        "scripts.recalibrate_anchors` from bench/results/strength.jsonl (docs/ratings.md); "
+        "edit by rerunning it, never by hand.")
+    data["fitted_at"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    data["method"] = calibrate.__doc__.strip().split("\n\n")[0]
+    if not args.check:
+        args.out.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
+        print(f"wrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()
