@@ -19,6 +19,9 @@ Tournament ``evo:t:{id}`` (every key of one tournament shares the prefix):
 * ``evo:t:all`` sorted set — every kept tournament by creation number (``evo:t:seq``, a
   counter), newest last: ``GET /v1/tournaments`` pages through it (an expired one is dropped
   when met);
+* ``evo:t:expiring`` sorted set — ended tournaments by the time their keys expire: each
+  creation drops the expired ones from the listing (so the listing index stays the size of
+  what is kept, listed or not);
 * ``evo:t:client:<address>`` hash — the running tournaments a client address created:
   tournament id -> reserved at (the per-client cap).
 
@@ -153,6 +156,7 @@ class TournamentStore:
         self.redis.hset(self._key(tournament_id), mapping={"meta": json.dumps(meta),
                                                            "version": 1})
         self.redis.zadd("evo:t:all", {tournament_id: self.redis.incr("evo:t:seq")})
+        self.drop_expired()
 
     def add_slots(self, tournament_id: str, slots: dict[int, dict[str, Any]]) -> None:
         """Plan more matches (a Swiss round), never replacing a planned one."""
@@ -257,7 +261,17 @@ class TournamentStore:
         with self.redis.pipeline(transaction=False) as pipe:
             for suffix in OWN_SUFFIXES:
                 pipe.expire(self._key(tournament_id, suffix), self.ended_ttl)
+            pipe.zadd("evo:t:expiring", {tournament_id: time.time() + self.ended_ttl})
             pipe.execute()
+
+    def drop_expired(self, now: float | None = None, count: int = 100) -> list[str]:
+        """Drop from the listing up to ``count`` tournaments whose keys have expired."""
+        now = time.time() if now is None else now
+        gone = self.redis.zrangebyscore("evo:t:expiring", "-inf", now, start=0, num=count)
+        if gone:
+            self.unlist(gone)
+            self.redis.zrem("evo:t:expiring", *gone)
+        return gone
 
     def listed(self, before: int | None, count: int) -> list[tuple[str, int]]:
         """Up to ``count`` (tournament id, creation number), newest first, created before

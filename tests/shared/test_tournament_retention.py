@@ -69,6 +69,20 @@ def test_a_finished_tournament_expires_and_a_running_one_does_not(
     assert own_keys(redis_client, over) == {}
 
 
+def test_a_creation_drops_expired_tournaments_from_the_listing_index(
+        redis_client: redis.Redis) -> None:
+    """Nobody lists: the index still keeps only what is kept (each creation prunes it)."""
+    matches, tournaments, finished = services(redis_client, ttl=1)
+    ended = [tournaments.create({**SPEC, "seed": seed})["id"] for seed in (1, 2)]
+    drive(matches, tournaments, finished)
+    assert {tournaments.load(t)["status"] for t in ended} == {"finished"}
+    assert redis_client.zcard("evo:t:all") == 2 and redis_client.zcard("evo:t:expiring") == 2
+    time.sleep(1.2)
+    fresh = tournaments.create(SPEC)["id"]
+    assert redis_client.zrange("evo:t:all", 0, -1) == [fresh]
+    assert redis_client.zcard("evo:t:expiring") == 0
+
+
 def test_a_cancelled_tournament_expires(redis_client: redis.Redis) -> None:
     _, tournaments, _ = services(redis_client, ttl=600)
     tid = tournaments.create(SPEC)["id"]
