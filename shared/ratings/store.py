@@ -117,14 +117,18 @@ class RatingStore:
 
     def leaderboard(self, game: str, limit: int) -> list[tuple[str, Rating]]:
         """The best ``limit`` players. An anchor shows its fixed value and ``anchor: True``
-        (the file may have been recalibrated since its last rated match)."""
-        keys = self.redis.zrevrange(self._key(game, ":board"), 0, limit - 1)
+        and is placed by it: the file may have been recalibrated since its last rated match,
+        so the board's score of an anchor may be stale (the anchors are read beside the
+        best ``limit`` + their number, so no one is missed whichever way they moved)."""
+        anchored = list(self.anchors.of(game))
+        top = self.redis.zrevrange(self._key(game, ":board"), 0, limit - 1 + len(anchored))
+        keys = top + [key for key in anchored if key not in top]
         found = self.ratings(game, keys)
         fixed = self.anchors.fixed(game, keys)
         rows = [(key, {**found[key], **fixed.get(key, {}), "anchor": key in fixed})
                 for key in keys if key in found]
         rows.sort(key=lambda row: -(row[1]["mu"] - 3 * row[1]["sigma"]))
-        return rows
+        return rows[:limit]
 
 
 def _strip(rating: Rating | None) -> dict[str, float] | None:

@@ -69,6 +69,15 @@ def test_the_leaderboard_marks_anchors_and_shows_the_file_s_current_value(
     board = RatingStore(store_client, moved).leaderboard("savanna", 10)
     assert [key for key, _ in board] == ["account:a", "bot:random"]
     assert board[1][1]["mu"] == -20.0
+    # Placed by the file's value even where the board's stale score would cut it off.
+    assert [key for key, _ in RatingStore(store_client, moved).leaderboard("savanna", 1)] \
+        == ["account:a"]
+    RatingStore(store_client, moved).rate_once(  # the board now scores the anchor -23
+        "savanna", "m2", [("account:b", "Bo"), ("bot:random", "random")],
+        lambda current: ratings.rate(current, [1, 2]))
+    up = Anchors({"savanna": {"bot:random": {"mu": 90.0, "sigma": 1.0}}})
+    assert [key for key, _ in RatingStore(store_client, up).leaderboard("savanna", 1)] \
+        == ["bot:random"]
 
 
 def _play_out(matches: MatchService, match_id: str, account_seat: int) -> MatchRecord:
