@@ -1,5 +1,6 @@
-"""Recalibrate the anchors: refit the built-in bots' fixed ratings and rewrite
-``shared/ratings/anchors.json``. The only code that changes that file; the server only reads it.
+"""Recalibrate the anchors: refit the built-in bots' fixed ratings and rewrite each game's
+``anchors.json`` (in the game's folder, ``shared/games/<engine>/``). The only code that
+changes those files; the server only reads them.
 
     .venv/bin/python -m scripts.recalibrate_anchors --game savanna   # one game
     .venv/bin/python -m scripts.recalibrate_anchors                  # every game
@@ -27,7 +28,7 @@ from bench.strength import RESULTS, figures, load_records, pairing_playouts, par
 from shared.bots.catalogue import LEVELS
 from shared.games import all_games, get_game
 from shared.ratings import calibrate
-from shared.ratings.anchors import ANCHORS_FILE
+from shared.ratings.anchors import path_of
 
 
 def player_key(spec: str) -> str | None:
@@ -59,39 +60,42 @@ def results_of(game_id: str, records: list[dict[str, Any]]) -> list[calibrate.Re
     return out
 
 
+NOTE = ("Fixed ratings of the game's built-in bots (anchors), written by `python -m "
+        "scripts.recalibrate_anchors` from bench/results/strength.jsonl (docs/ratings.md); "
+        "edit by rerunning it, never by hand.")
+
+
 def recalibrate(game_id: str, records: list[dict[str, Any]]) -> dict[str, Any]:
-    """The anchors.json entry of ``game_id``."""
+    """The game's ``anchors.json``."""
     results = results_of(game_id, records)
-    fitted = calibrate.fit(results)
-    return {"rules": get_game(game_id).version,
+    return {"game": game_id, "rules": get_game(game_id).version, "note": NOTE,
+            "method": (calibrate.__doc__ or "").strip().split("\n\n")[0],
+            "fitted_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
             "results": [{"a": r.a, "b": r.b, "players": r.players, "matches": r.matches,
                          "score": r.score} for r in results],
-            "anchors": fitted}
+            "anchors": calibrate.fit(results)}
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--game", action="append", help="a game id (repeat; default: all)")
     parser.add_argument("--results", type=Path, default=RESULTS)
-    parser.add_argument("--out", type=Path, default=ANCHORS_FILE)
+    parser.add_argument("--out", type=Path,
+                        help="write here instead of the game's folder (one --game only)")
     parser.add_argument("--check", action="store_true", help="print the fit, write nothing")
     args = parser.parse_args()
+    games = args.game or [game.id for game in all_games()]
+    if args.out and len(games) != 1:
+        parser.error("--out takes exactly one --game")
     records = load_records(args.results)
-    data = json.loads(args.out.read_text()) if args.out.exists() else {"games": {}}
-    for game_id in args.game or [game.id for game in all_games()]:
+    for game_id in games:
         entry = recalibrate(game_id, records)
         for key, rating in sorted(entry["anchors"].items(), key=lambda kv: kv[1]["mu"]):
             print(f"{game_id} {key}: mu {rating['mu']:.2f} (se {rating['se']:.2f})")
-        data["games"][game_id] = entry
-    data["note"] = (
-        "Fixed ratings of the built-in bots (anchors), written by `python -m "
-        "scripts.recalibrate_anchors` from bench/results/strength.jsonl (docs/ratings.md); "
-        "edit by rerunning it, never by hand.")
-    data["fitted_at"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-    data["method"] = calibrate.__doc__.strip().split("\n\n")[0]
-    if not args.check:
-        args.out.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
-        print(f"wrote {args.out}")
+        if not args.check:
+            out = args.out or path_of(game_id)
+            out.write_text(json.dumps(entry, indent=2, sort_keys=True) + "\n")
+            print(f"wrote {out}")
 
 
 if __name__ == "__main__":

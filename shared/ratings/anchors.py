@@ -1,11 +1,12 @@
 """The anchors: built-in bots whose rating is fixed, so the ladder has fixed points.
 
-``anchors.json`` (next to this module) holds, per game, the fixed ``mu`` and ``sigma`` of
-each anchored bot (``bot:random``, ``bot:greedy``, ``bot:ismcts:medium``...). A rated match
+Each game's ``anchors.json``, in the game's own folder (``Game.data_dir()``, beside its
+``components.json``; a game without one has no anchors), holds the fixed ``mu`` and ``sigma``
+of each anchored bot (``bot:random``, ``bot:greedy``, ``bot:ismcts:medium``...). A rated match
 never moves an anchor (its stored rating is rewritten to the fixed value and only its match
 count grows); the other seats are rated against the anchor's fixed value as OpenSkill would
-against any player. Only ``python -m scripts.recalibrate_anchors`` rewrites the file (see
-docs/ratings.md); a built-in bot the file does not name for a game is rated like an account.
+against any player. Only ``python -m scripts.recalibrate_anchors`` rewrites the files (see
+docs/ratings.md); a built-in bot a game's file does not name is rated like an account.
 """
 
 from __future__ import annotations
@@ -14,9 +15,10 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-ANCHORS_FILE = Path(__file__).with_name("anchors.json")
+from shared.games import all_games
+
+FILE_NAME = "anchors.json"
 
 
 @dataclass(frozen=True)
@@ -38,12 +40,26 @@ class Anchors:
         return key in self.of(game)
 
 
-def read(path: Path = ANCHORS_FILE) -> Anchors:
-    """The anchors of ``path`` (the file ``scripts.recalibrate_anchors`` writes)."""
-    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-    return Anchors({game: {key: {"mu": float(r["mu"]), "sigma": float(r["sigma"])}
-                           for key, r in entry["anchors"].items()}
-                    for game, entry in data["games"].items()})
+def path_of(game_id: str) -> Path:
+    """Where a game's anchors are kept."""
+    return next(g for g in all_games() if g.id == game_id).data_dir() / FILE_NAME
+
+
+def read_file(path: Path) -> dict[str, dict[str, float]]:
+    """Player key -> ``{"mu", "sigma"}`` of one game's file."""
+    entry = json.loads(path.read_text(encoding="utf-8"))
+    return {key: {"mu": float(r["mu"]), "sigma": float(r["sigma"])}
+            for key, r in entry["anchors"].items()}
+
+
+def read() -> Anchors:
+    """Every registered game's anchors (the files ``scripts.recalibrate_anchors`` writes)."""
+    found = {}
+    for game in all_games():
+        path = game.data_dir() / FILE_NAME
+        if path.is_file():
+            found[game.id] = read_file(path)
+    return Anchors(found)
 
 
 NONE = Anchors()

@@ -11,6 +11,7 @@ import redis
 from flask.testing import FlaskClient
 
 from api.rating_chart import HEIGHT, LABEL, PAD, WIDTH, history_svg
+from shared.games import all_games
 from shared.infra.redis_client import connect
 from shared.ratings import model as ratings
 from shared.ratings.anchors import read
@@ -107,6 +108,11 @@ def test_the_leaderboard_page_marks_anchors(client: FlaskClient, redis_url: str,
     assert marked == {(True, True), (False, False)}
     assert '/ratings/savanna/account:0123456789abcdef' in html
     assert client.get("/leaderboard/nope").status_code == 404
+    lobby = client.get("/").get_data(as_text=True)
+    first = next(iter(all_games())).id
+    assert f'href="/leaderboard/{first}"' in lobby
+    for game in all_games():  # the leaderboard page links every game's
+        assert f'href="/leaderboard/{game.id}"' in html
     check(client.get("/leaderboard/nope"), "/leaderboard/{game_id}", "GET")
 
 

@@ -1,4 +1,4 @@
-"""Built-in bots as anchors (issue 39): their ratings are fixed (shared/ratings/anchors.json),
+"""Built-in bots as anchors (issue 39): their ratings are fixed (each game's anchors.json),
 matches move only the other seats, rated against the anchors' fixed values; every rated
 match appends each player's new rating to its history, exactly once."""
 
@@ -16,7 +16,7 @@ import pytest
 from bench.strength import pairing_playouts
 from shared.accounts.service import AccountService
 from shared.bots import turns
-from shared.games import get_game
+from shared.games import all_games, get_game
 from shared.infra.redis_client import RedisClient
 from shared.matches.record import MatchRecord
 from shared.matches.service import MatchService
@@ -187,20 +187,23 @@ def test_the_job_rewrites_the_file_from_the_strength_records_it_counts(tmp_path:
                     "--results", str(results), "--out", str(out)], cwd=ROOT, check=True,
                    capture_output=True, timeout=120)
     written = json.loads(out.read_text())
-    entry = written["games"]["savanna"]
+    entry = written
     assert set(entry["anchors"]) == {"bot:random", "bot:greedy", "bot:ismcts:medium"}
     assert entry["anchors"]["bot:random"]["mu"] == 25.0
     mus = {k: v["mu"] for k, v in entry["anchors"].items()}
     assert mus["bot:random"] < mus["bot:greedy"] < mus["bot:ismcts:medium"]
     assert entry["rules"] == get_game("savanna").version and "strength.jsonl" in written["note"]
-    assert anchor_file.read(out).fixed("savanna", ["bot:greedy"])["bot:greedy"]["sigma"] == 1.0
+    assert anchor_file.read_file(out)["bot:greedy"]["sigma"] == 1.0
+    assert written["game"] == "savanna"
 
 
-def test_the_repository_s_anchors_cover_every_game_and_only_plain_bots() -> None:
-    data = json.loads(anchor_file.ANCHORS_FILE.read_text())
-    assert "recalibrate_anchors" in data["note"]
-    for game_id in ("savanna", "evolution", "evolution-ns", "darwinning"):
-        entry = data["games"][game_id]
-        assert entry["rules"] == get_game(game_id).version
-        assert {"bot:random", "bot:greedy", "bot:ismcts:medium"} <= set(entry["anchors"])
-        assert entry["anchors"]["bot:random"]["mu"] == ratings.MODEL.mu
+def test_every_game_has_its_anchors_in_its_own_folder() -> None:
+    found = anchor_file.read()
+    for game in all_games():
+        data = json.loads(anchor_file.path_of(game.id).read_text())
+        assert data["game"] == game.id and data["rules"] == game.version
+        assert "recalibrate_anchors" in data["note"]
+        assert {"bot:random", "bot:greedy", "bot:ismcts:medium"} <= set(data["anchors"])
+        assert data["anchors"]["bot:random"]["mu"] == ratings.MODEL.mu
+        assert found.fixed(game.id, ["bot:greedy"])["bot:greedy"]["mu"] == \
+            data["anchors"]["bot:greedy"]["mu"]
