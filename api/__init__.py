@@ -35,6 +35,7 @@ def create_app(settings: Settings | None = None) -> Flask:
         matches,
         metrics,
         pages,
+        ratings,
         tournaments,
         web,
     )
@@ -43,7 +44,8 @@ def create_app(settings: Settings | None = None) -> Flask:
     metrics.register(app)
     guards.register(app)
     web.register(app)
-    for module in (health, docs, pages, games, matches, accounts, tournaments):
+    for module in (health, docs, pages, games, matches, accounts, tournaments,
+                   ratings):
         app.register_blueprint(module.bp)
     app.register_blueprint(docs.try_it)
     if settings.proxy_hops > 0:

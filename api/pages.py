@@ -20,7 +20,8 @@ _GAME_ID = re.compile(r"^[a-z0-9_-]{1,40}$")
 
 @bp.get("/")
 def lobby() -> str:
-    return render_template("lobby.html")
+    # The leaderboard link opens the first game's (its page links to every game's).
+    return render_template("lobby.html", leaderboard_game=next(iter(all_games())).id)
 
 
 @bp.get("/play/<match_id>")

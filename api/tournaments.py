@@ -15,7 +15,16 @@ from flask import Blueprint, Response
 
 from api import sse
 from api.arena_schemas import CreateTournamentSchema, LeaderboardQuery, ResultsQuery, VersionQuery
-from api.context import bearer_token, json_body, query, rate_limit, settings, tournaments
+from api.context import (
+    bearer_token,
+    client_address,
+    json_body,
+    query,
+    rate_limit,
+    settings,
+    tournaments,
+)
+from api.tournament_list_schema import TournamentListQuery
 from shared.domain.errors import Forbidden, NotFound, Unauthorized
 from shared.games import get_game
 from shared.infra.secrets import hash_secret
@@ -28,9 +37,18 @@ def create_tournament() -> tuple[dict[str, Any], int, dict[str, str]]:
     rate_limit("tournaments", settings().tournaments_per_minute)
     body = json_body(CreateTournamentSchema())
     token = secrets.token_urlsafe(32)  # lets its creator cancel it; shown only now
-    created = tournaments().create(body, owner_hash=hash_secret(token))
+    created = tournaments().create(body, owner_hash=hash_secret(token),
+                                   client=client_address())
     out = {**tournaments().describe(created["id"]), "owner_token": token}
     return out, 201, {"Location": f"/v1/tournaments/{created['id']}"}
+
+
+@bp.get("/tournaments")
+def list_tournaments() -> dict[str, Any]:
+    """The kept tournaments, newest first; ``next`` pages on (``?before=<next>``)."""
+    args = query(TournamentListQuery())
+    return tournaments().listing(args.get("status"), args.get("game"), args["limit"],
+                                 args.get("before"))
 
 
 @bp.get("/tournaments/<tournament_id>")

@@ -68,10 +68,11 @@ from pathlib import Path
 from typing import Any
 
 from bench.bench_search import load_game
-from shared.bots.catalogue import LEVELS, TIMED_SIMULATIONS
+from shared.bots.catalogue import LEVELS
 from shared.bots.choice import greedy_move
 from shared.games import all_games
 from shared.infra.accel import compiled_modules
+from shared.kernel.budget import TIMED_SIMULATIONS
 from shared.kernel.protocol import Cutoff, Game, Move, State, View
 from shared.search import SearchBudget, SearchConfig, search_move
 from shared.search.policies import Policy, heuristic_for, policy_for, random_policy

@@ -25,6 +25,7 @@ from shared.matches.bot_cap import BotWorkCap
 from shared.matches.service import MatchService
 from shared.matches.store import MatchStore
 from shared.ratings.store import RatingStore
+from shared.tournaments.limits import TournamentLimits
 from shared.tournaments.service import TournamentService
 from shared.tournaments.store import TournamentStore
 
@@ -52,11 +53,15 @@ def build(settings: Settings) -> Services:
                            on_finish=make_sender(settings.broker_url, MATCH_FINISHED_TASK),
                            stats=stats, accounts=account_store)
     accounts = AccountService(account_store, matches, parse_networks(settings.webhook_allow))
-    tournaments = TournamentService(matches, TournamentStore(client), RatingStore(client),
+    limits = TournamentLimits(settings.tournaments_per_client, settings.max_tournament_search,
+                              settings.max_tournament_simulations)
+    tournaments = TournamentService(matches, TournamentStore(client, settings.tournament_ttl),
+                                    RatingStore(client),
                                     settings.max_tournament_matches,
                                     settings.max_tournament_entrants,
                                     settings.max_tournament_concurrency,
-                                    start=make_sender(settings.broker_url, TOURNAMENT_TICK_TASK))
+                                    start=make_sender(settings.broker_url, TOURNAMENT_TICK_TASK),
+                                    limits=limits)
     broker_is_store = (settings.broker_url == settings.redis_url
                        and not settings.redis_cluster_nodes)
     monitoring = Monitoring(client, stats, settings.broker_url, broker_is_store)

@@ -55,6 +55,15 @@ class Settings:
     finish_retry_after: float = 5.0
     # Seconds a hint request waits for the worker's answer before a 202 (ask again).
     hint_wait_seconds: float = 8.0
+    # Seconds a finished or cancelled tournament's keys are kept (0: for ever); a running
+    # one never expires.
+    tournament_ttl: int = 30 * 86400
+    # Running tournaments one client address may have (0: no cap); beyond, 429.
+    tournaments_per_client: int = 4
+    # A tournament's search bounds (shared.tournaments.limits; 0: no bound): simulations its
+    # concurrent matches may run at once, and one move of every seat of every planned match.
+    max_tournament_search: int = 640_000
+    max_tournament_simulations: int = 100_000_000
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -97,4 +106,9 @@ class Settings:
             cors_origins=os.environ.get("CORS_ORIGINS", "*"),
             worker_nice=int(os.environ.get("WORKER_NICE", 0)),
             hint_wait_seconds=float(os.environ.get("HINT_WAIT_SECONDS", 8.0)),
+            tournament_ttl=int(os.environ.get("TOURNAMENT_TTL", 30 * 86400)),
+            tournaments_per_client=int(os.environ.get("TOURNAMENTS_PER_CLIENT", 4)),
+            max_tournament_search=int(os.environ.get("MAX_TOURNAMENT_SEARCH", 640_000)),
+            max_tournament_simulations=int(os.environ.get("MAX_TOURNAMENT_SIMULATIONS",
+                                                          100_000_000)),
         )

@@ -15,6 +15,7 @@ from openskill.models import PlackettLuce
 from shared.domain.types import SeatKind
 
 MODEL = PlackettLuce()
+HISTORY_LENGTH = 500  # rating-history entries kept per player and game (the store's lists)
 
 
 def player_key(seat: Mapping[str, Any]) -> str | None:

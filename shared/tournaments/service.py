@@ -25,7 +25,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from shared.domain.errors import Conflict, NotFound, Unprocessable
+from shared.domain.errors import Conflict, NotFound, TooManyRequests, Unprocessable
 from shared.domain.types import MatchStatus, SeatKind
 from shared.games import get_game
 from shared.matches.record import ENDED, MatchRecord
@@ -33,6 +33,8 @@ from shared.matches.service import MatchService
 from shared.ratings import model as ratings
 from shared.ratings.store import RatingStore
 from shared.tournaments import formats
+from shared.tournaments.limits import TournamentLimits, check_budget
+from shared.tournaments.listing import list_tournaments
 from shared.tournaments.standings import standings
 from shared.tournaments.store import Snapshot, TournamentStore
 
@@ -45,7 +47,8 @@ BYE_POINTS = 2.0  # a Swiss bye scores as a won duplicate pair (two won matches)
 class TournamentService:
     def __init__(self, matches: MatchService, store: TournamentStore, ratings: RatingStore,
                  max_matches: int = 5000, max_entrants: int = 64, max_concurrency: int = 32,
-                 start: Callable[[str], None] | None = None) -> None:
+                 start: Callable[[str], None] | None = None,
+                 limits: TournamentLimits | None = None) -> None:
         # Matches only through their service; the tournaments' and ratings' own keys through
         # the stores ``shared.services`` builds on the same client (one door per store).
         self.matches = matches
@@ -55,12 +58,15 @@ class TournamentService:
         self.max_matches = max_matches
         self.max_entrants = max_entrants
         self.max_concurrency = max_concurrency
+        self.limits = limits or TournamentLimits()
 
     # -- creation ---------------------------------------------------------------------------
-    def create(self, spec: dict[str, Any], owner_hash: str = "") -> dict[str, Any]:
+    def create(self, spec: dict[str, Any], owner_hash: str = "", client: str = ""
+               ) -> dict[str, Any]:
         """Validate ``spec``, plan the matches, store the tournament and start it.
 
-        ``owner_hash`` is the hash of the token that may cancel it.
+        ``owner_hash`` is the hash of the token that may cancel it; ``client`` the address
+        it counts against (its cap of running tournaments; "": none).
         """
         try:
             game = get_game(spec["game"])
@@ -72,6 +78,7 @@ class TournamentService:
             raise Unprocessable(str(exc), field="options") from None
         entrants = [self._entrant(index, e) for index, e in enumerate(spec["entrants"])]
         self._check_size(spec, game.min_players, game.max_players, len(entrants))
+        check_budget(spec, entrants, self.limits)
         seed = spec.get("seed")
         seed = secrets.randbits(63) if seed is None else seed
         seats, rounds, count = spec["seats"], spec.get("rounds", 1), len(entrants)
@@ -92,9 +99,20 @@ class TournamentService:
             "total": total if total is not None else len(slots), "done": 0,
             "created_at": time.time(), "finished_at": None, "byes": {}, "swiss_round": 0,
             "note": None, "owner_hash": owner_hash}
+        self._admit(client, tournament_id)
         self.store.create(meta, {slot["slot"]: slot for slot in slots})
         self.start(tournament_id)
         return self.load(tournament_id)
+
+    def _admit(self, client: str, tournament_id: str) -> None:
+        """Count the tournament against its client's running ones, or refuse it (429)."""
+        cap = self.limits.running_per_client
+        if not client or cap <= 0:
+            return
+        running = self.store.reserve_running(client, tournament_id, cap)
+        if running is not None:
+            raise TooManyRequests(f"at most {cap} running tournaments per address; you have "
+                                  f"{running}: retry when one ends", retry_after=60)
 
     def _entrant(self, index: int, spec: dict[str, Any]) -> dict[str, Any]:
         if ("bot" in spec) == ("account" in spec):
@@ -146,6 +164,11 @@ class TournamentService:
         if meta is None:
             raise NotFound(f"no tournament with id {tournament_id!r}")
         return meta
+
+    def listing(self, status: str | None, game: str | None, limit: int,
+                before: int | None) -> dict[str, Any]:
+        """``GET /v1/tournaments``: see :func:`shared.tournaments.listing.list_tournaments`."""
+        return list_tournaments(self.store, status, game, limit, before)
 
     def wait_for_change(self, tournament_id: str, seen_version: int,
                         timeout: float) -> int | None:
@@ -457,8 +480,23 @@ class TournamentService:
                          "account": ident if kind == "account" else None,
                          "mu": rating["mu"], "sigma": rating["sigma"],
                          "conservative": ratings.conservative(rating),
-                         "matches": rating["matches"]})
+                         "matches": rating["matches"], "anchor": rating["anchor"]})
         return rows
+
+    def rating_history(self, game_id: str, player: str, limit: int) -> dict[str, Any]:
+        """``player``'s rating now and after each of its last ``limit`` rated matches."""
+        found = self.ratings.ratings(game_id, [player]).get(player)
+        if found is None:
+            raise NotFound(f"{player!r} has no rating in {game_id!r}")
+        current = {**found, **self.ratings.anchors.fixed(game_id, [player]).get(player, {})}
+        kind, _, ident = player.partition(":")
+        return {"game": game_id, "player": player, "kind": kind, "name": current["name"],
+                "account": ident if kind == "account" else None,
+                "anchor": self.ratings.anchors.is_anchor(game_id, player),
+                "rating": {"mu": current["mu"], "sigma": current["sigma"],
+                           "conservative": ratings.conservative(current),
+                           "matches": current["matches"]},
+                "history": self.ratings.history(game_id, player, limit)}
 
 
 def _outcome(match_id: str, result: dict[str, Any] | None, forfeited: list[int],

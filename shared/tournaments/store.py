@@ -15,7 +15,18 @@ Tournament ``evo:t:{id}`` (every key of one tournament shares the prefix):
   a tick reads what ended instead of every running match;
 * ``evo:t:{id}:lock`` string — the scheduler's lease (TTL); ``evo:t:{id}:dirty`` — another
   finished match arrived while the lease was held;
-* ``evo:t:running`` set — tournaments still running (the periodic tick reads it).
+* ``evo:t:running`` set — tournaments still running (the periodic tick reads it);
+* ``evo:t:all`` sorted set — every kept tournament by creation number (``evo:t:seq``, a
+  counter), newest last: ``GET /v1/tournaments`` pages through it (an expired one is dropped
+  when met);
+* ``evo:t:expiring`` sorted set — ended tournaments by the time their keys expire: each
+  creation drops the expired ones from the listing (so the listing index stays the size of
+  what is kept, listed or not);
+* ``evo:t:client:<address>`` hash — the running tournaments a client address created:
+  tournament id -> reserved at (the per-client cap).
+
+A tournament that is over (finished or cancelled) keeps its own keys ``ended_ttl`` seconds
+(``TOURNAMENT_TTL``; 0: for ever); a running one never expires.
 
 No write spans two of these keys atomically (on Redis Cluster they live in different slots):
 ``create`` and ``save_meta`` write one key at a time, in an order whose every prefix is safe.
@@ -24,6 +35,7 @@ No write spans two of these keys atomically (on Redis Cluster they live in diffe
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -46,9 +58,32 @@ class Snapshot:
     started: set[int]  # slots whose match was created
 
 
+#: The keys of one tournament that outlive its end (its lock and dirty mark have TTLs).
+OWN_SUFFIXES = ("", ":slots", ":ids", ":results", ":started", ":ended")
+
+#: Counts the client's running tournaments and reserves one more, in one step (one key), so
+#: concurrent creations never together overshoot the cap. KEYS[1] the client's hash; ARGV
+#: cap, tournament id, now, ttl, then the ids found over (read before: an ended tournament
+#: never runs again). Returns -1 when reserved, else the running count.
+_RESERVE = """
+for i = 5, #ARGV do redis.call('HDEL', KEYS[1], ARGV[i]) end
+local live = redis.call('HLEN', KEYS[1])
+if live >= tonumber(ARGV[1]) then return live end
+redis.call('HSET', KEYS[1], ARGV[2], ARGV[3])
+redis.call('EXPIRE', KEYS[1], tonumber(ARGV[4]))
+return -1
+"""
+
+
 class TournamentStore:
-    def __init__(self, client: RedisClient) -> None:
+    #: Seconds a client's reservation counts although its tournament does not exist (yet).
+    RESERVATION_GRACE = 60.0
+
+    def __init__(self, client: RedisClient, ended_ttl: int = 0) -> None:
+        """``ended_ttl``: seconds a tournament's keys are kept after its end (0: for ever)."""
         self.redis = client
+        self.ended_ttl = ended_ttl
+        self._reserve = client.register_script(_RESERVE)
 
     @staticmethod
     def _key(tournament_id: str, suffix: str = "") -> str:
@@ -120,6 +155,8 @@ class TournamentStore:
         self.redis.sadd("evo:t:running", tournament_id)
         self.redis.hset(self._key(tournament_id), mapping={"meta": json.dumps(meta),
                                                            "version": 1})
+        self.redis.zadd("evo:t:all", {tournament_id: self.redis.incr("evo:t:seq")})
+        self.drop_expired()
 
     def add_slots(self, tournament_id: str, slots: dict[int, dict[str, Any]]) -> None:
         """Plan more matches (a Swiss round), never replacing a planned one."""
@@ -138,6 +175,7 @@ class TournamentStore:
             _, version = pipe.execute()
         if meta["status"] != "running":  # the global index, after the tournament's own write
             self.redis.srem("evo:t:running", tournament_id)
+            self.expire(tournament_id)
         self.redis.publish(self.channel(tournament_id), version)
         return int(version)
 
@@ -155,8 +193,19 @@ class TournamentStore:
         self.redis.sadd(self._key(tournament_id, ":started"), str(slot))
 
     def note_ended(self, tournament_id: str, match_id: str) -> None:
-        """Note that ``match_id``'s end was handled: its next scheduler step records it."""
-        self.redis.sadd(self._key(tournament_id, ":ended"), match_id)
+        """Note that ``match_id``'s end was handled: its next scheduler step records it.
+
+        A note that comes after the tournament's end (a finish handled twice, an aborted
+        match of a cancelled one) takes the tournament's remaining time to live, or goes at
+        once if the tournament has expired: no key outlives its tournament."""
+        with self.redis.pipeline(transaction=False) as pipe:
+            pipe.sadd(self._key(tournament_id, ":ended"), match_id)
+            pipe.pttl(self._key(tournament_id))
+            _, ttl = pipe.execute()
+        if ttl > 0:
+            self.redis.expire(self._key(tournament_id, ":ended"), ttl // 1000 + 1)
+        elif ttl == -2:
+            self.redis.delete(self._key(tournament_id, ":ended"))
 
     def forget_ended(self, tournament_id: str, match_ids: Iterable[str]) -> None:
         """Drop noted ends whose outcome is recorded."""
@@ -203,3 +252,64 @@ class TournamentStore:
     def take_dirty(self, tournament_id: str) -> bool:
         return self.redis.getdel(self._key(tournament_id, ":dirty")) is not None
 
+
+    # -- retention, listing, per-client cap ------------------------------------------------
+    def expire(self, tournament_id: str) -> None:
+        """Start the countdown of an ended tournament's keys (``ended_ttl``; 0: none)."""
+        if self.ended_ttl <= 0:
+            return
+        with self.redis.pipeline(transaction=False) as pipe:
+            for suffix in OWN_SUFFIXES:
+                pipe.expire(self._key(tournament_id, suffix), self.ended_ttl)
+            pipe.zadd("evo:t:expiring", {tournament_id: time.time() + self.ended_ttl})
+            pipe.execute()
+
+    def drop_expired(self, now: float | None = None, count: int = 100) -> list[str]:
+        """Drop from the listing up to ``count`` tournaments whose keys have expired."""
+        now = time.time() if now is None else now
+        gone = self.redis.zrangebyscore("evo:t:expiring", "-inf", now, start=0, num=count)
+        if gone:
+            self.unlist(gone)
+            self.redis.zrem("evo:t:expiring", *gone)
+        return gone
+
+    def listed(self, before: int | None, count: int) -> list[tuple[str, int]]:
+        """Up to ``count`` (tournament id, creation number), newest first, created before
+        number ``before`` (None: from the newest)."""
+        top = "+inf" if before is None else f"({before}"
+        found = self.redis.zrevrangebyscore("evo:t:all", top, "-inf", start=0, num=count,
+                                            withscores=True)
+        return [(str(member), int(score)) for member, score in found]
+
+    def metas(self, tournament_ids: list[str]) -> list[dict[str, Any] | None]:
+        """Each tournament's metadata (None: gone), in one pipeline."""
+        with self.redis.pipeline(transaction=False) as pipe:
+            for tournament_id in tournament_ids:
+                pipe.hmget(self._key(tournament_id), ["meta", "version"])
+            found = pipe.execute()
+        return [None if meta is None else {**json.loads(meta), "version": int(version or 0)}
+                for meta, version in found]
+
+    def unlist(self, tournament_ids: list[str]) -> None:
+        """Drop expired tournaments from the listing."""
+        if tournament_ids:
+            self.redis.zrem("evo:t:all", *tournament_ids)
+
+    def reserve_running(self, who: str, tournament_id: str, cap: int) -> int | None:
+        """Count ``tournament_id`` among ``who``'s running tournaments if that keeps ``who``
+        within ``cap``: None if reserved, else how many ``who`` already runs."""
+        key, now = f"evo:t:client:{who}", time.time()
+        entries = self.redis.hgetall(key)
+        ids = list(entries)
+        running = self.redis.smembers("evo:t:running") if ids else set()
+        with self.redis.pipeline(transaction=False) as pipe:
+            for other in ids:
+                pipe.exists(self._key(other))
+            created = pipe.execute() if ids else []
+        # Over: no longer running once created, or never created within the grace.
+        gone = [other for other, exists in zip(ids, created, strict=True)
+                if other not in running
+                and (exists or now - float(entries[other]) >= self.RESERVATION_GRACE)]
+        live = int(self._reserve(keys=[key], args=[cap, tournament_id, repr(now),
+                                                   86400, *gone]))
+        return None if live < 0 else live

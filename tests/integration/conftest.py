@@ -48,6 +48,7 @@ def stack_env(redis_url: str, broker_url: str | None = None) -> dict[str, str]:
     env.update(REDIS_URL=redis_url, BROKER_URL=broker_url or redis_url, BOT_STALE_AFTER="2",
                BOT_LEASE_SECONDS="3", PYTHONPATH=str(ROOT), WEBHOOK_ALLOW="127.0.0.0/8",
                ACCOUNTS_PER_MINUTE="1000", TOURNAMENTS_PER_MINUTE="1000",
+               TOURNAMENTS_PER_CLIENT="1000",
                FINISH_RETRY_AFTER="1", **UNLIMITED)
     # A person's turn budget shorter than the default 5 s: even a `hard` chain's first
     # decision is then shrunk (half of 3 s), so the tests see it bind at once.

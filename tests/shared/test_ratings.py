@@ -43,8 +43,9 @@ def test_rate_is_openskill_plackett_luce() -> None:
 
 def test_a_match_is_rated_once_even_when_many_workers_see_it_finish(
         store_client: RedisClient) -> None:
+    # Two accounts: built-in bots are anchors now, which no match moves (test_anchors.py).
     store = RatingStore(store_client)
-    players = [("bot:random", "random"), ("bot:greedy", "greedy")]
+    players = [("account:lo", "lo"), ("account:hi", "hi")]
     records = []
 
     def rate(match_id: str) -> None:
@@ -58,11 +59,11 @@ def test_a_match_is_rated_once_even_when_many_workers_see_it_finish(
         thread.join()
     assert len({r["seq"] for r in records}) == 3  # three matches, each rated once
     board = dict(store.leaderboard("savanna", 10))
-    assert board["bot:random"]["matches"] == board["bot:greedy"]["matches"] == 3
+    assert board["account:lo"]["matches"] == board["account:hi"]["matches"] == 3
     model = PlackettLuce()
     loser, winner = model.rating(), model.rating()
     for _ in range(3):
         [[loser], [winner]] = model.rate([[loser], [winner]], ranks=[2, 1])
-    assert board["bot:greedy"]["mu"] == pytest.approx(winner.mu)
-    assert board["bot:random"]["sigma"] == pytest.approx(loser.sigma)
-    assert [key for key, _ in store.leaderboard("savanna", 10)] == ["bot:greedy", "bot:random"]
+    assert board["account:hi"]["mu"] == pytest.approx(winner.mu)
+    assert board["account:lo"]["sigma"] == pytest.approx(loser.sigma)
+    assert [key for key, _ in store.leaderboard("savanna", 10)] == ["account:hi", "account:lo"]
