@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
+from shared.accounts.lifecycle import AccountLifecycle, new_key, taken
+from shared.accounts.names import check_name
 from shared.accounts.store import AccountStore
 from shared.domain.errors import Unauthorized, Unprocessable
 from shared.infra.secrets import hash_secret
@@ -49,26 +51,35 @@ def check_webhook_url(url: str, allowed: Sequence[Network]) -> None:
                              "this server does not call")
 
 
-class AccountService:
-    """Accounts over their own store; match data only through the :class:`MatchService`."""
+class AccountService(AccountLifecycle):
+    """Accounts over their own store; match data only through the :class:`MatchService`.
+    Keys, changes and deletion: :class:`shared.accounts.lifecycle.AccountLifecycle`."""
 
     def __init__(self, accounts: AccountStore, matches: MatchService,
                  allowed_networks: Sequence[Network] = ()) -> None:
         self.store = accounts
         self.matches = matches
         self.allowed_networks = list(allowed_networks)
+        self.forgetters = []
+
+    def check_webhook(self, webhook: str) -> None:
+        """A 422 for a webhook URL this server does not call (:func:`check_webhook_url`)."""
+        try:
+            check_webhook_url(webhook, self.allowed_networks)
+        except ValueError as exc:
+            raise Unprocessable(str(exc), field="webhook") from None
 
     def create(self, name: str, webhook: str | None) -> tuple[dict[str, Any], str]:
-        """Register an account; returns it and its API key (shown only now)."""
+        """Register an account; returns it and its API key (shown only now), named
+        ``default`` among its keys. A 409 if another account has the name (any case)."""
+        check_name(name)
         if webhook is not None:
-            try:
-                check_webhook_url(webhook, self.allowed_networks)
-            except ValueError as exc:
-                raise Unprocessable(str(exc), field="webhook") from None
+            self.check_webhook(webhook)
         account = {"id": secrets.token_hex(8), "name": name, "webhook": webhook,
                    "created_at": time.time()}
-        key = f"evk_{secrets.token_urlsafe(32)}"
-        self.store.create(account, hash_secret(key))
+        key = new_key()
+        if not self.store.create(account, hash_secret(key)):
+            raise taken(name)
         return account, key
 
     def authenticate(self, key: str | None) -> dict[str, Any]:
@@ -81,8 +92,8 @@ class AccountService:
 
     def account_id(self, key: str | None) -> str:
         """The id of the account of ``key`` (401 as ``authenticate``), in one round trip:
-        the turn routes need no more (an account is never deleted, so a key in the index
-        always has its account)."""
+        the turn routes need no more (a key's entry goes with its account, so a key found
+        has its account, but for a deletion under way)."""
         if key is None:
             raise Unauthorized("this call needs an account key: send 'Authorization: Bearer "
                                "<api key>'")

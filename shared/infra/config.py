@@ -54,6 +54,9 @@ class Settings:
     finish_retry_after: float = 5.0
     # Seconds a hint request waits for the worker's answer before a 202 (ask again).
     hint_wait_seconds: float = 8.0
+    # Days an account is kept after its last use (a request with one of its keys, a new seat);
+    # 0 keeps accounts for ever.
+    account_retention_days: float = 365.0
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -95,4 +98,5 @@ class Settings:
             cors_origins=os.environ.get("CORS_ORIGINS", "*"),
             worker_nice=int(os.environ.get("WORKER_NICE", 0)),
             hint_wait_seconds=float(os.environ.get("HINT_WAIT_SECONDS", 8.0)),
+            account_retention_days=float(os.environ.get("ACCOUNT_RETENTION_DAYS", 365.0)),
         )

@@ -69,7 +69,7 @@ import json
 import logging
 import time
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 import redis
@@ -78,6 +78,7 @@ from redis.exceptions import ClusterDownError, MovedError, TryAgainError
 from shared.domain.types import LIVE, MatchStatus
 from shared.infra.notifier import wait_on
 from shared.infra.redis_client import (
+    Commands,
     RedisClient,
     connect,
     is_cluster,
@@ -242,12 +243,20 @@ class MatchStore:
         token), read in one round trip: most requests need both."""
         if token is None:
             return self.load(match_id), None
+        record, seat, _ = self.load_with_seat_and(match_id, token, lambda _pipe: None)
+        return record, seat
+
+    def load_with_seat_and(self, match_id: str, token: str, also: Callable[[Commands], None]
+                           ) -> tuple[MatchRecord | None, int | None, list[Any]]:
+        """``load_with_seat``, with the reads ``also`` queues (another store's, spelled by
+        it: an account key's check) in the same round trip; their replies third."""
         with self.redis.pipeline(transaction=False) as pipe:
             pipe.hgetall(self._key(match_id))
             pipe.hget(self._key(match_id, ":tok"), hash_secret(token))
-            fields, seat = pipe.execute()
+            also(pipe)
+            fields, seat, *more = pipe.execute()
         return (MatchRecord.from_fields(fields) if fields else None,
-                None if seat is None else int(seat))
+                None if seat is None else int(seat), more)
 
     def version(self, match_id: str) -> int | None:
         value = self.redis.hget(self._key(match_id), "version")

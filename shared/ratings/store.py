@@ -86,6 +86,24 @@ class RatingStore:
         found = self.ratings(game, keys)
         return [(key, found[key]) for key in keys if key in found]
 
+    def rename(self, game: str, key: str, name: str) -> bool:
+        """Show ``name`` for the player ``key`` (its numbers kept); False if unrated."""
+        ratings = self._key(game)
+        with self.redis.pipeline(transaction=True) as pipe:
+            while True:
+                try:
+                    pipe.watch(ratings)
+                    raw = pipe.hget(ratings, key)
+                    if raw is None:
+                        pipe.unwatch()
+                        return False
+                    pipe.multi()
+                    pipe.hset(ratings, key, json.dumps({**json.loads(raw), "name": name}))
+                    pipe.execute()
+                    return True
+                except redis.WatchError:
+                    continue
+
 
 def _strip(rating: Rating | None) -> dict[str, float] | None:
     return None if rating is None else {"mu": rating["mu"], "sigma": rating["sigma"]}
