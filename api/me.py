@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint
-from marshmallow import RAISE, Schema, fields, validate
+from flask import Blueprint, Response
+from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
 
 from api.context import accounts, bearer_token, json_body, rate_limit, settings
-from shared.accounts.lifecycle import check_key_name
 
 bp = Blueprint("me", __name__, url_prefix="/v1")
 
@@ -18,7 +17,9 @@ class NewKeySchema(Schema):
     class Meta:
         unknown = RAISE
 
-    name = fields.String(required=True, validate=validate.Length(1, 40))
+    name = fields.String(required=True, validate=[
+        validate.Length(1, 40), validate.Regexp(r"^[A-Za-z0-9._-]+$",
+                                                error="letters, digits, '.', '_' or '-'")])
 
 
 class UpdateAccountSchema(Schema):
@@ -27,6 +28,11 @@ class UpdateAccountSchema(Schema):
 
     name = fields.String(validate=validate.Length(1, 40))
     webhook = fields.String(validate=validate.Length(1, 500), allow_none=True)
+
+    @validates_schema
+    def something(self, data: dict[str, Any], **_: Any) -> None:
+        if not data:
+            raise ValidationError("give 'name' and/or 'webhook'")
 
 
 @bp.get("/me/keys")
@@ -41,17 +47,17 @@ def add_key() -> tuple[dict[str, Any], int, dict[str, str]]:
     """A new named key, shown only in this answer."""
     account_id = accounts().account_id(bearer_token())
     rate_limit("accounts", settings().accounts_per_minute)
-    name = check_key_name(json_body(NewKeySchema())["name"])
+    name = json_body(NewKeySchema())["name"]
     listed, key = accounts().add_key(account_id, name)
     return {**listed, "key": key}, 201, {"Location": "/v1/me/keys"}
 
 
 @bp.delete("/me/keys/<name>")
-def revoke_key(name: str) -> tuple[str, int]:
+def revoke_key(name: str) -> Response:
     """Revoke a key at once (never the account's last: 409)."""
     account_id = accounts().account_id(bearer_token())
     accounts().revoke_key(account_id, name)
-    return "", 204
+    return Response(status=204)
 
 
 @bp.patch("/me")
@@ -62,8 +68,8 @@ def update_me() -> dict[str, Any]:
 
 
 @bp.delete("/me")
-def delete_me() -> tuple[str, int]:
+def delete_me() -> Response:
     """Delete the account: keys revoked, name freed, live seats forfeited, history
     anonymised."""
     accounts().delete(accounts().authenticate(bearer_token()))
-    return "", 204
+    return Response(status=204)

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from shared.accounts.names import check_name, folded
-from shared.domain.errors import Conflict, NotFound, Unprocessable
+from shared.domain.errors import Conflict, NotFound
 from shared.infra.secrets import hash_secret
 
 if TYPE_CHECKING:
@@ -102,10 +102,3 @@ class AccountLifecycle:
             forget(account_id, DELETED_NAME)
         self.store.delete(account_id, account["name"])
 
-
-def check_key_name(name: str) -> str:
-    if not name or len(name) > 40 or not all(c.isascii() and (c.isalnum() or c in "._-")
-                                             for c in name):
-        raise Unprocessable("a key's name is 1 to 40 letters, digits, '.', '_' or '-'",
-                            field="name")
-    return name

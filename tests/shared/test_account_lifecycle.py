@@ -1,0 +1,119 @@
+"""The accounts store's lifecycle against a real Redis (single and Cluster): a revoked key is
+refused by every store object at once (no per-process memory of keys), idle accounts expire
+and a use renews them, accounts from before named keys move over on their key's first use,
+and names fold as documented."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+from shared.accounts import store as account_store
+from shared.accounts.names import check_name, folded
+from shared.accounts.service import AccountService
+from shared.accounts.store import AccountStore
+from shared.domain.errors import Unprocessable
+from shared.infra.redis_client import RedisClient
+from shared.infra.secrets import hash_secret
+from shared.matches.service import MatchService
+from shared.matches.store import MatchStore
+from tests.shared.test_service import Recorder
+
+
+def service(client: RedisClient, retention: int = 0) -> AccountService:
+    accounts = AccountStore(client, retention)
+    return AccountService(accounts, MatchService(MatchStore(client), Recorder(),
+                                                 accounts=accounts))
+
+
+def account_keys(client: RedisClient, accounts: AccountService, account_id: str) -> list[str]:
+    """Every key of the account's that exists: its data, keys, key entries, name, matches."""
+    store = accounts.store
+    data = client.hget(store._key(account_id), "data")
+    assert data is not None
+    hashes = [json.loads(v)["hash"] for v in client.hgetall(store._key(account_id, ":keys"))
+              .values()]
+    names = [store._key(account_id), store._key(account_id, ":keys"),
+             store._name_key(json.loads(data)["name"]), *map(store._key_entry, hashes),
+             store._key(account_id, ":matches"), store._key(account_id, ":gen")]
+    return [name for name in names if client.exists(name)]
+
+
+def test_a_revoked_key_is_refused_by_every_store_at_once(store_client: RedisClient) -> None:
+    first, second = service(store_client), service(store_client)  # two API processes
+    account, key = first.create("Rotor", None)
+    assert second.account_id(key) == account["id"]  # the second has used the key
+    _, spare = first.add_key(account["id"], "spare")
+    first.revoke_key(account["id"], "default")
+    for accounts in (first, second):
+        assert accounts.store.by_key_hash(hash_secret(key)) is None
+        assert accounts.store.by_key_hash(hash_secret(spare)) == account["id"]
+
+
+def test_an_idle_account_expires_whole(store_client: RedisClient) -> None:
+    accounts = service(store_client, retention=1)
+    account, key = accounts.create("Sleeper", None)
+    mine = account_keys(store_client, accounts, account["id"])
+    assert len(mine) >= 4  # data, keys, the key's entry, the name
+    assert all(0 < store_client.ttl(k) <= 1 for k in mine), {k: store_client.ttl(k)
+                                                               for k in mine}
+    time.sleep(1.6)
+    assert accounts.store.by_key_hash(hash_secret(key)) is None
+    assert accounts.store.load(account["id"]) is None
+    accounts.create("sleeper", None)  # the name is free again
+
+
+def test_using_a_key_renews_every_key_of_the_account(store_client: RedisClient,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    accounts = service(store_client, retention=100)
+    account, key = accounts.create("Waker", None)
+    accounts.add_key(account["id"], "other")
+    accounts.store.add_match(account["id"], "m1")
+    mine = account_keys(store_client, accounts, account["id"])
+    assert len(mine) >= 7  # data, keys, two key entries, name, matches, gen
+    for name in mine:
+        store_client.expire(name, 5)
+    accounts.account_id(key)  # within the minute: no write, the expiry stays
+    assert all(store_client.ttl(k) <= 5 for k in mine)
+    monkeypatch.setattr(account_store, "USED_EVERY", 0.0)
+    accounts.account_id(key)
+    assert all(store_client.ttl(k) > 90 for k in mine), {k: store_client.ttl(k) for k in mine}
+
+
+def test_a_seat_renews_an_account_that_never_sends_its_key(store_client: RedisClient) -> None:
+    accounts = service(store_client, retention=100)
+    account, _ = accounts.create("Pusher", None)
+    mine = account_keys(store_client, accounts, account["id"])
+    for name in mine:
+        store_client.expire(name, 5)
+    accounts.store.add_match(account["id"], "m2")
+    assert all(store_client.ttl(k) > 90 for k in mine)
+
+
+def test_an_account_from_before_named_keys_moves_on_first_use(
+        store_client: RedisClient) -> None:
+    accounts = service(store_client, retention=100)
+    key, key_hash = "evk_old", hash_secret("evk_old")
+    old = {"id": "0123456789abcdef", "name": "Veteran", "webhook": None, "created_at": 5.0}
+    store_client.hset("evo:a:0123456789abcdef", mapping={"data": json.dumps(old),
+                                                         "key_hash": key_hash})
+    store_client.hset("evo:akeys", key_hash, old["id"])
+    assert accounts.account_id(key) == old["id"]
+    assert store_client.hget("evo:akeys", key_hash) is None
+    assert [k["name"] for k in accounts.keys(old["id"])] == ["default"]
+    assert accounts.account_id(key) == old["id"]  # now from its named key
+    with pytest.raises(Exception, match="taken"):
+        accounts.create("VETERAN", None)
+    assert store_client.ttl("evo:a:0123456789abcdef") > 90
+
+
+def test_names_fold_and_refuse_invisible_characters() -> None:
+    assert folded("Straße") == folded("STRASSE") == folded("strasse")
+    assert folded("\uff22ender") == folded("bender")  # full-width B
+    assert folded("\u212b") == folded("\u00e5")  # the angstrom sign is the letter
+    for bad in ("a\u202eb", "a\u200db", "a\u0000", "a\ufeff", " a", "a\u3000", ""):
+        with pytest.raises(Unprocessable):
+            check_name(bad)
+    assert check_name("Ünïcödé bot 2") == "Ünïcödé bot 2"
