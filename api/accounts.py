@@ -34,9 +34,8 @@ def turns() -> dict[str, Any]:
     to quote (a pull bot's move is this and the POST); ``wait`` long-polls until there is one.
     """
     args = query(TurnsQuery())
-    account_id = accounts().account_id(bearer_token())
     wait = min(args["wait"], settings().max_wait_seconds)
-    return {"turns": accounts().wait_for_turns(account_id, wait)}
+    return {"turns": accounts().turns_for_key(bearer_token(), wait)}
 
 
 @bp.get("/me/stream")

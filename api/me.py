@@ -45,10 +45,10 @@ def list_keys() -> dict[str, Any]:
 @bp.post("/me/keys")
 def add_key() -> tuple[dict[str, Any], int, dict[str, str]]:
     """A new named key, shown only in this answer."""
-    account_id = accounts().account_id(bearer_token())
+    account = accounts().authenticate(bearer_token())
     rate_limit("accounts", settings().accounts_per_minute)
     name = json_body(NewKeySchema())["name"]
-    listed, key = accounts().add_key(account_id, name)
+    listed, key = accounts().add_key(account, name)
     return {**listed, "key": key}, 201, {"Location": "/v1/me/keys"}
 
 

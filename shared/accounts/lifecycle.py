@@ -53,20 +53,22 @@ class AccountLifecycle:
         """The account's keys: name, created, last used (never the key)."""
         return self.store.keys(account_id)
 
-    def add_key(self, account_id: str, name: str) -> tuple[dict[str, Any], str]:
+    def add_key(self, account: dict[str, Any], name: str) -> tuple[dict[str, Any], str]:
         """A new key named ``name``; returns its listing and the key (shown only now)."""
+        account_id = account["id"]
         listed = self.store.keys(account_id)
         if any(row["name"] == name for row in listed):
             raise Conflict(f"the account has a key named {name!r} already", field="name")
         if len(listed) >= MAX_KEYS:
             raise Conflict(f"an account holds at most {MAX_KEYS} keys: revoke one first")
         key, now = new_key(), time.time()
-        if not self.store.add_key(account_id, name, hash_secret(key), now):
+        if not self.store.add_key(account_id, account["name"], name, hash_secret(key), now):
             raise Conflict(f"the account has a key named {name!r} already", field="name")
         return {"name": name, "created_at": now, "last_used": None}, key
 
     def revoke_key(self, account_id: str, name: str) -> None:
         """Revoke a key at once (every process refuses it from now on); never the last."""
+        self.store.keys(account_id)  # drops the keys that expired unused: they do not count
         done = self.store.revoke_key(account_id, name)
         if done is None:
             raise Conflict("this is the account's last key: add another first (or delete the "
@@ -88,6 +90,8 @@ class AccountLifecycle:
             if not self.store.claim_name(account["id"], name):
                 raise taken(name)
         self.store.save(changed)
+        if changed["name"] != old:
+            self.store.renamed(account["id"], changed["name"])
         if folded(changed["name"]) != folded(old):
             self.store.free_name(account["id"], old)
         return changed

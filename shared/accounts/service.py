@@ -90,19 +90,33 @@ class AccountService(AccountLifecycle):
             raise Unauthorized("the key belongs to no account")
         return account
 
+    @staticmethod
+    def _key_hash(key: str | None) -> str:
+        if key is None:
+            raise Unauthorized("this call needs an account key: send 'Authorization: Bearer "
+                               "<api key>'")
+        return hash_secret(key)
+
     def account_id(self, key: str | None) -> str:
         """The id of the account of ``key`` (401 as ``authenticate``), in one round trip:
         the turn routes need no more (a key's entry goes with its account, so a key found
         has its account, but for a deletion under way)."""
-        if key is None:
-            raise Unauthorized("this call needs an account key: send 'Authorization: Bearer "
-                               "<api key>'")
-        account_id = self.store.by_key_hash(hash_secret(key))
+        account_id = self.store.by_key_hash(self._key_hash(key))
         if account_id is None:
             raise Unauthorized("the key belongs to no account")
         return account_id
 
-    def owed_turns(self, account_id: str) -> list[dict[str, Any]]:
+    def turns_for_key(self, key: str | None, timeout: float) -> list[dict[str, Any]]:
+        """``wait_for_turns`` for the account of ``key`` (401 as ``authenticate``): in two
+        round trips when nothing is awaited, the key's check read with the account's
+        matches (``AccountStore.account_and_matches``), then the matches."""
+        account_id, match_ids = self.store.account_and_matches(self._key_hash(key))
+        if account_id is None:
+            raise Unauthorized("the key belongs to no account")
+        return self.wait_for_turns(account_id, timeout, match_ids)
+
+    def owed_turns(self, account_id: str, match_ids: list[str] | None = None
+                   ) -> list[dict[str, Any]]:
         """The turns the account owes now: per seat the match, seat, game, deadline, the
         ``version`` to quote, the seat's ``view`` and its legal ``moves`` (ids, labels), so
         a pull bot answers a turn with one request. Two round trips whatever the number of
@@ -113,16 +127,21 @@ class AccountService(AccountLifecycle):
         match): a server that lags a rolling upgrade may take a newer rules version for a
         retired one, and the turn must come back once the upgrade has reached it.
         """
-        turns, ended = self.matches.account_turns(account_id, self.store.matches(account_id))
+        if match_ids is None:
+            match_ids = self.store.matches(account_id)
+        turns, ended = self.matches.account_turns(account_id, match_ids)
         for match_id in ended:
             self.store.drop_match(account_id, match_id)
         return turns
 
-    def wait_for_turns(self, account_id: str, timeout: float) -> list[dict[str, Any]]:
-        """The owed turns, waiting up to ``timeout`` seconds for one if there is none."""
+    def wait_for_turns(self, account_id: str, timeout: float,
+                       match_ids: list[str] | None = None) -> list[dict[str, Any]]:
+        """The owed turns, waiting up to ``timeout`` seconds for one if there is none
+        (``match_ids``: the account's matches, if just read)."""
         deadline = time.monotonic() + timeout
         while True:
-            turns = self.owed_turns(account_id)
+            turns = self.owed_turns(account_id, match_ids)
+            match_ids = None  # read again after a wait
             left = deadline - time.monotonic()
             if turns or left <= 0:
                 return turns

@@ -20,6 +20,7 @@ with one of its keys (at most once a minute per key) or a new seat renews them a
 from __future__ import annotations
 
 import json
+import threading
 import time
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
@@ -36,6 +37,8 @@ FIRST_KEY = "default"
 #: Seconds between two writes of a key's last use (and of the account's renewed expiry).
 USED_EVERY = 60.0
 LEGACY_KEYS = "evo:akeys"
+#: Keys whose account a store guesses (the ids of that many bots' keys).
+GUESSES = 4096
 
 # Revoke a key unless it is the account's last (KEYS[1] its keys hash; ARGV name, keep_one):
 # the key's hash, or -1 when it is the last, or false when there is no such key.
@@ -57,6 +60,10 @@ class AccountStore:
         self.retention = retention  # seconds an unused account is kept (0: for ever)
         self._revoke = client.register_script(_REVOKE)
         self._free_name = client.register_script(_FREE_NAME)
+        # Key hash -> the account it belonged to when last seen: only a guess, to read the
+        # account's matches with the key's entry (``account_and_matches``), never trusted.
+        self._guesses: dict[str, str] = {}
+        self._guess_lock = threading.Lock()
 
     @staticmethod
     def _key(account_id: str, suffix: str = "") -> str:
@@ -67,8 +74,11 @@ class AccountStore:
         return f"evo:ak:{key_hash}"
 
     @staticmethod
-    def _name_key(name: str) -> str:
-        return f"evo:an:{name_digest(name)}"
+    def _name_index(digest: str) -> str:
+        return f"evo:an:{digest}"
+
+    def _name_key(self, name: str) -> str:
+        return self._name_index(name_digest(name))
 
     def channel(self, account_id: str) -> str:
         return self._key(account_id, ":chg")
@@ -89,7 +99,7 @@ class AccountStore:
             pipe.hset(self._key(account["id"]), "data", json.dumps(account))
             self._expire(pipe, self._key(account["id"]))
             pipe.execute()
-        self.add_key(account["id"], FIRST_KEY, key_hash, account["created_at"])
+        self.add_key(account["id"], account["name"], FIRST_KEY, key_hash, account["created_at"])
         return True
 
     def load(self, account_id: str) -> dict[str, Any] | None:
@@ -127,30 +137,50 @@ class AccountStore:
         self.free_name(account_id, name)
 
     # -- keys -------------------------------------------------------------------------------
-    def add_key(self, account_id: str, name: str, key_hash: str, now: float) -> bool:
+    def add_key(self, account_id: str, account_name: str, name: str, key_hash: str,
+                now: float) -> bool:
         """Give the account a key named ``name``; False if it has a key of that name."""
         entry = {"hash": key_hash, "created_at": now}
         if not self.redis.hsetnx(self._key(account_id, ":keys"), name, json.dumps(entry)):
             return False
         with self.redis.pipeline(transaction=False) as pipe:
             pipe.hset(self._key_entry(key_hash), mapping={
-                "account": account_id, "name": name, "created_at": now, "used": now})
+                "account": account_id, "name": name, "created_at": now, "used": now,
+                "holds": name_digest(account_name)})
             self._expire(pipe, self._key_entry(key_hash), self._key(account_id, ":keys"))
             pipe.execute()
         return True
 
+    def renamed(self, account_id: str, account_name: str) -> None:
+        """Tell the account's keys its new name (whose index a key's use renews)."""
+        named = self.redis.hgetall(self._key(account_id, ":keys"))
+        with self.redis.pipeline(transaction=False) as pipe:
+            for value in named.values():
+                pipe.hset(self._key_entry(json.loads(value)["hash"]), "holds",
+                          name_digest(account_name))
+            pipe.execute()
+
     def keys(self, account_id: str) -> list[dict[str, Any]]:
-        """The account's keys: name, created and last used (two round trips)."""
+        """The account's keys: name, created and last used (two round trips). A key that
+        expired unused (while the account lived on through another) is dropped here."""
         named = {name: json.loads(value) for name, value
                  in self.redis.hgetall(self._key(account_id, ":keys")).items()}
         with self.redis.pipeline(transaction=False) as pipe:
             for entry in named.values():
+                pipe.hget(self._key_entry(entry["hash"]), "account")
                 pipe.hget(self._key_entry(entry["hash"]), "used")
-            used = pipe.execute()
-        return sorted(({"name": name, "created_at": entry["created_at"],
-                        "last_used": None if last is None else float(last)}
-                       for (name, entry), last in zip(named.items(), used, strict=True)),
-                      key=lambda row: (row["created_at"], row["name"]))
+            found = pipe.execute()
+        rows, expired = [], []
+        for index, (name, entry) in enumerate(named.items()):
+            owner, used = found[2 * index], found[2 * index + 1]
+            if owner != account_id:
+                expired.append(name)
+                continue
+            rows.append({"name": name, "created_at": entry["created_at"],
+                         "last_used": None if used is None else float(used)})
+        if expired:
+            self.redis.hdel(self._key(account_id, ":keys"), *expired)
+        return sorted(rows, key=lambda row: (row["created_at"], row["name"]))
 
     def revoke_key(self, account_id: str, name: str, keep_one: bool = True) -> bool | None:
         """Revoke the key ``name`` at once: True; None if it is the account's last key (and
@@ -178,20 +208,63 @@ class AccountStore:
             return None
         now = time.time()
         if now - float(entry.get("used") or 0) >= USED_EVERY:
-            self.touch(account_id, key_hash, now)
+            self._used(account_id, key_hash, entry.get("holds"), now)
         return account_id
 
     def by_key_hash(self, key_hash: str) -> str | None:
         """The id of the account of a key (by its hash); None for an unknown or revoked key.
 
-        Read from Redis every time (one round trip), never remembered by the process: a
-        revoked key is refused at once by every API process. A key of an account made
+        Read from Redis every time (one round trip), never taken from the process's memory:
+        a revoked key is refused at once by every API process. A key of an account made
         before named keys (in ``evo:akeys``) costs a second read, once: its account moves.
         """
         account_id = self.key_account(key_hash, self.redis.hgetall(self._key_entry(key_hash)))
         if account_id is None:
             return self.legacy_account(key_hash)
         return account_id
+
+    def account_and_matches(self, key_hash: str) -> tuple[str | None, list[str] | None]:
+        """The account of a key and the account's matches, in one round trip once this
+        process has seen the key: the matches of the account the key belonged to are read
+        with the key's entry, and used only if the entry still names that account (so a
+        revoked key is refused as at once as by :meth:`by_key_hash`). The matches are None
+        when they were not read (a key new to the process)."""
+        guess = self._guesses.get(key_hash)
+        if guess is None:
+            account_id = self.by_key_hash(key_hash)
+            if account_id is not None:
+                self._guess(key_hash, account_id)
+            return account_id, None
+        with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hgetall(self._key_entry(key_hash))
+            pipe.smembers(self._key(guess, ":matches"))
+            entry, matches = pipe.execute()
+        account_id = self.key_account(key_hash, entry)
+        if account_id == guess:
+            return account_id, sorted(matches)
+        self._guesses.pop(key_hash, None)
+        return account_id, None
+
+    def _guess(self, key_hash: str, account_id: str) -> None:
+        with self._guess_lock:
+            if len(self._guesses) >= GUESSES:
+                self._guesses.pop(next(iter(self._guesses)), None)
+            self._guesses[key_hash] = account_id
+
+    def _used(self, account_id: str, key_hash: str, holds: str | None, now: float) -> None:
+        """Note a key's use and renew the expiry of the account, of this key and of the
+        account's name, in one round trip (a key unused for the retention expires by itself
+        even while the account lives on through another)."""
+        with self.redis.pipeline(transaction=False) as pipe:
+            # A key revoked since its check comes back as an entry without its account
+            # (refused as unknown), expiring as the account would: never a live key.
+            pipe.hset(self._key_entry(key_hash), "used", now)
+            self._expire(pipe, self._key_entry(key_hash), self._key(account_id),
+                         self._key(account_id, ":keys"), self._key(account_id, ":matches"),
+                         self._key(account_id, ":gen"))
+            if holds:
+                self._expire(pipe, self._name_index(holds))
+            pipe.execute()
 
     def legacy_account(self, key_hash: str) -> str | None:
         """Move an account from the single-key index to named keys (see the docstring)."""
@@ -200,7 +273,8 @@ class AccountStore:
         if account is None:
             return None
         self.claim_name(account["id"], account["name"])  # taken: it keeps it, unindexed
-        self.add_key(account["id"], FIRST_KEY, key_hash, float(account["created_at"]))
+        self.add_key(account["id"], account["name"], FIRST_KEY, key_hash,
+                     float(account["created_at"]))
         with self.redis.pipeline(transaction=False) as pipe:
             pipe.hdel(LEGACY_KEYS, key_hash)
             pipe.hdel(self._key(account["id"]), "key_hash")
@@ -208,20 +282,13 @@ class AccountStore:
             pipe.execute()
         return str(account["id"])
 
-    def touch(self, account_id: str, key_hash: str | None = None,
-              now: float | None = None) -> None:
-        """Note the use of ``key_hash`` and renew the expiry of every key of the account, in
-        two round trips (a pull bot's request that does it stays within its bound of 8)."""
-        now = time.time() if now is None else now
+    def touch(self, account_id: str) -> None:
+        """Renew the expiry of every key of the account, its keys' included (two round
+        trips): a new seat of an account that may never send its key (a push bot)."""
         with self.redis.pipeline(transaction=False) as pipe:
             pipe.hget(self._key(account_id), "data")
             pipe.hgetall(self._key(account_id, ":keys"))
-            if key_hash is not None:
-                # A key revoked since its check would come back as an entry without its
-                # account (refused as unknown), with the account's expiry: never a live key.
-                pipe.hset(self._key_entry(key_hash), "used", now)
-                self._expire(pipe, self._key_entry(key_hash))
-            data, named, *_ = pipe.execute()
+            data, named = pipe.execute()
         if data is None or self.retention <= 0:
             return  # deleted or expired meanwhile, or kept for ever
         with self.redis.pipeline(transaction=False) as pipe:

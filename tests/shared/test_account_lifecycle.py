@@ -10,12 +10,13 @@ import time
 
 import pytest
 
+from bench.round_trips import RoundTrips
 from shared.accounts import store as account_store
 from shared.accounts.names import check_name, folded
 from shared.accounts.service import AccountService
 from shared.accounts.store import AccountStore
-from shared.domain.errors import Unprocessable
-from shared.infra.redis_client import RedisClient
+from shared.domain.errors import Conflict, Unprocessable
+from shared.infra.redis_client import RedisClient, is_cluster
 from shared.infra.secrets import hash_secret
 from shared.matches.service import MatchService
 from shared.matches.store import MatchStore
@@ -45,7 +46,7 @@ def test_a_revoked_key_is_refused_by_every_store_at_once(store_client: RedisClie
     first, second = service(store_client), service(store_client)  # two API processes
     account, key = first.create("Rotor", None)
     assert second.account_id(key) == account["id"]  # the second has used the key
-    _, spare = first.add_key(account["id"], "spare")
+    _, spare = first.add_key(account, "spare")
     first.revoke_key(account["id"], "default")
     for accounts in (first, second):
         assert accounts.store.by_key_hash(hash_secret(key)) is None
@@ -65,21 +66,31 @@ def test_an_idle_account_expires_whole(store_client: RedisClient) -> None:
     accounts.create("sleeper", None)  # the name is free again
 
 
-def test_using_a_key_renews_every_key_of_the_account(store_client: RedisClient,
-                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+def test_using_a_key_renews_the_account_its_name_and_that_key(
+        store_client: RedisClient, monkeypatch: pytest.MonkeyPatch) -> None:
     accounts = service(store_client, retention=100)
     account, key = accounts.create("Waker", None)
-    accounts.add_key(account["id"], "other")
+    _, idle_key = accounts.add_key(account, "idle")
     accounts.store.add_match(account["id"], "m1")
     mine = account_keys(store_client, accounts, account["id"])
-    assert len(mine) >= 7  # data, keys, two key entries, name, matches, gen
+    idle = accounts.store._key_entry(hash_secret(idle_key))
+    assert len(mine) == 7 and idle in mine  # data, keys, two key entries, name, matches, gen
     for name in mine:
         store_client.expire(name, 5)
-    accounts.account_id(key)  # within the minute: no write, the expiry stays
-    assert all(store_client.ttl(k) <= 5 for k in mine)
+    with RoundTrips() as within:
+        accounts.account_id(key)  # within the minute: no write, the expiry stays
+    assert within.count == 1 and all(store_client.ttl(k) <= 5 for k in mine)
     monkeypatch.setattr(account_store, "USED_EVERY", 0.0)
-    accounts.account_id(key)
-    assert all(store_client.ttl(k) > 90 for k in mine), {k: store_client.ttl(k) for k in mine}
+    with RoundTrips() as noted:
+        accounts.account_id(key)
+    assert noted.count == 2 or is_cluster(store_client)  # the read, then one pipeline
+    assert all(store_client.ttl(k) > 90 for k in mine if k != idle), {
+        k: store_client.ttl(k) for k in mine}
+    assert store_client.ttl(idle) <= 5  # a key unused for the retention expires alone
+    store_client.delete(idle)
+    assert [k["name"] for k in accounts.keys(account["id"])] == ["default"]
+    with pytest.raises(Conflict, match="last key"):
+        accounts.revoke_key(account["id"], "default")
 
 
 def test_a_seat_renews_an_account_that_never_sends_its_key(store_client: RedisClient) -> None:
