@@ -62,7 +62,9 @@ def test_a_rotated_key_is_refused_at_once_by_every_process(client: FlaskClient,
     account = register(client)
     old = account["key"]
     other = make_app(redis_url).test_client()  # a second API process: its own stores
-    assert other.get("/v1/me", headers=auth(old)).status_code == 200  # it has seen the key
+    for api in (client, other):  # each process has seen the key (its account, its turns)
+        assert api.get("/v1/me", headers=auth(old)).status_code == 200
+        assert api.get("/v1/me/turns", headers=auth(old)).get_json() == {"turns": []}
     listed = check(client.get("/v1/me/keys", headers=auth(old)), "/v1/me/keys", "GET")
     assert [row["name"] for row in listed["keys"]] == ["default"]
     made = client.post("/v1/me/keys", headers=auth(old), json={"name": "ci-2"})

@@ -93,6 +93,20 @@ def test_using_a_key_renews_the_account_its_name_and_that_key(
         accounts.revoke_key(account["id"], "default")
 
 
+def test_a_renamed_accounts_new_name_is_renewed_by_a_use(
+        store_client: RedisClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    accounts = service(store_client, retention=100)
+    account, key = accounts.create("Before", None)
+    accounts.update(account, name="After")
+    new_name = accounts.store._name_key("After")
+    assert store_client.get(new_name) == account["id"]
+    assert not store_client.exists(accounts.store._name_key("Before"))
+    store_client.expire(new_name, 5)
+    monkeypatch.setattr(account_store, "USED_EVERY", 0.0)
+    accounts.account_id(key)
+    assert store_client.ttl(new_name) > 90
+
+
 def test_a_seat_renews_an_account_that_never_sends_its_key(store_client: RedisClient) -> None:
     accounts = service(store_client, retention=100)
     account, _ = accounts.create("Pusher", None)
@@ -115,7 +129,7 @@ def test_an_account_from_before_named_keys_moves_on_first_use(
     assert store_client.hget("evo:akeys", key_hash) is None
     assert [k["name"] for k in accounts.keys(old["id"])] == ["default"]
     assert accounts.account_id(key) == old["id"]  # now from its named key
-    with pytest.raises(Exception, match="taken"):
+    with pytest.raises(Conflict, match="taken"):
         accounts.create("VETERAN", None)
     assert store_client.ttl("evo:a:0123456789abcdef") > 90
 
