@@ -1,11 +1,12 @@
 """An account's life after registration: its named keys (add, list, revoke), its name and
 webhook changed, and its deletion. Mixed into :class:`shared.accounts.service.AccountService`.
 
-Deleting an account revokes its keys, frees its name and drops its data and webhook; its
-seats in live matches forfeit (the fallback bot plays them to the end, as a seat that timed
-out ``forfeit_after`` times) and show ``DELETED_NAME``; the other features forget its name
-through ``forgetters`` (the leaderboards: its rows keep their numbers and show
-``DELETED_NAME``, so other players' rating history stays as it was).
+Deleting an account (not while it is an entrant of a running tournament: ``holders``)
+revokes its keys, frees its name and drops its data and webhook; its seats in live matches
+forfeit (the fallback bot plays them to the end, as a seat that timed out ``forfeit_after``
+times) and show ``DELETED_NAME``; the other features forget its name through ``forgetters``
+(the leaderboards: its rows keep their numbers and show ``DELETED_NAME``, so other players'
+rating history stays as it was).
 """
 
 from __future__ import annotations
@@ -45,6 +46,9 @@ class AccountLifecycle:
     #: What each other feature does when an account is deleted (given the id and the name
     #: to show instead): set by ``shared.services``.
     forgetters: list[Callable[[str, str], None]]
+    #: What holds an account back from deletion (ids of the running tournaments it entered):
+    #: set by ``shared.services``.
+    holders: list[Callable[[str], list[str]]]
 
     def check_webhook(self, webhook: str) -> None:
         raise NotImplementedError  # AccountService's
@@ -100,6 +104,10 @@ class AccountLifecycle:
         """Delete the account (module docstring). Its live seats and the other features go
         first, its keys last: a failure half way leaves a key to try again with."""
         account_id = account["id"]
+        held = [found for holder in self.holders for found in holder(account_id)]
+        if held:
+            raise Conflict(f"the account is an entrant of the running tournament(s) "
+                           f"{', '.join(held)}: delete it once they end (or are cancelled)")
         for match_id in self.store.matches(account_id):
             self.matches.release_account(match_id, account_id, DELETED_NAME)
         for forget in self.forgetters:

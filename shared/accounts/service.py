@@ -61,6 +61,7 @@ class AccountService(AccountLifecycle):
         self.matches = matches
         self.allowed_networks = list(allowed_networks)
         self.forgetters = []
+        self.holders = []
 
     def check_webhook(self, webhook: str) -> None:
         """A 422 for a webhook URL this server does not call (:func:`check_webhook_url`)."""

@@ -449,6 +449,13 @@ class TournamentService:
             self.tick(tournament_id)
         return handled
 
+    def running_with_account(self, account_id: str) -> list[str]:
+        """The running tournaments ``account_id`` is an entrant of (it cannot be deleted
+        while one runs: the tournament's later matches seat it)."""
+        return [tournament_id for tournament_id in self.store.running()
+                if any(entrant.get("account") == account_id
+                       for entrant in (self.store.load(tournament_id) or {}).get("entrants", []))]
+
     def forget_account(self, account_id: str, name: str) -> None:
         """A deleted account's leaderboard rows show ``name``; their numbers stay, so the
         rating history of the players it met is unchanged."""

@@ -230,3 +230,20 @@ def test_deleting_frees_the_name_revokes_keys_and_anonymises_the_leaderboard(
     again = register(client, name.lower())  # the name is free
     assert again["id"] != account["id"]
     assert_problem(client.delete("/v1/me", headers=auth(account["key"])), 401)
+
+
+def test_an_entrant_of_a_running_tournament_is_not_deleted(client: FlaskClient) -> None:
+    account = register(client)
+    created = client.post("/v1/tournaments", json={
+        "game": "savanna", "format": "round_robin", "seats": 2,
+        "entrants": [{"account": account["id"]}, {"bot": {"kind": "random"}}]})
+    assert created.status_code == 201, created.get_data(as_text=True)
+    tournament = created.get_json()
+    refused = client.delete("/v1/me", headers=auth(account["key"]))
+    assert_problem(refused, 409, mentions=tournament["id"])
+    check(refused, "/v1/me", "DELETE")
+    assert client.get("/v1/me", headers=auth(account["key"])).status_code == 200
+    cancelled = client.post(f"/v1/tournaments/{tournament['id']}/cancel",
+                            headers=auth(tournament["owner_token"]))
+    assert cancelled.status_code == 200, cancelled.get_data(as_text=True)
+    assert client.delete("/v1/me", headers=auth(account["key"])).status_code == 204

@@ -13,7 +13,8 @@ def test_a_revoked_key_is_refused_by_every_gunicorn_worker(redis_url: str,
                                                            tmp_path: Path) -> None:
     with running_api(stack_env(redis_url), tmp_path, workers=2) as url:
         client = Client(url)
-        created = client.call("POST", "/v1/accounts", json={"name": f"Rotor {uuid.uuid4().hex[:8]}"})
+        name = f"Rotor {uuid.uuid4().hex[:8]}"
+        created = client.call("POST", "/v1/accounts", json={"name": name})
         assert created.status_code == 201, created.text
         old = created.json()["key"]
         # Many requests, fresh connections: both workers serve (and used to remember) the key.
