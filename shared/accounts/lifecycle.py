@@ -80,6 +80,13 @@ class AccountLifecycle:
         if not done:
             raise NotFound(f"the account has no key named {name!r}")
 
+    def migrate_legacy(self) -> int:
+        """Move every account still keyed in the index from before named keys (each moves
+        on its key's first use anyway; this reaches those never used again, so they expire
+        too). Returns how many keys moved."""
+        return sum(self.store.legacy_account(key_hash) is not None
+                   for key_hash in self.store.legacy_key_hashes())
+
     def update(self, account: dict[str, Any], name: Any = UNCHANGED,
                webhook: Any = UNCHANGED) -> dict[str, Any]:
         """Change the name and/or webhook (``None``: no webhook); all or nothing."""

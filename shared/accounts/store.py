@@ -282,6 +282,10 @@ class AccountStore:
             pipe.execute()
         return str(account["id"])
 
+    def legacy_key_hashes(self) -> list[str]:
+        """The key hashes still in the index from before named keys."""
+        return sorted(self.redis.hgetall(LEGACY_KEYS))
+
     def touch(self, account_id: str) -> None:
         """Renew the expiry of every key of the account, its keys' included (two round
         trips): a new seat of an account that may never send its key (a push bot)."""

@@ -134,6 +134,24 @@ def test_an_account_from_before_named_keys_moves_on_first_use(
     assert store_client.ttl("evo:a:0123456789abcdef") > 90
 
 
+def test_the_migration_moves_every_account_from_before_named_keys(
+        store_client: RedisClient) -> None:
+    accounts = service(store_client, retention=100)
+    for index in range(3):
+        old = {"id": f"{index:016x}", "name": f"Old {index}", "webhook": None,
+               "created_at": 5.0}
+        store_client.hset(f"evo:a:{old['id']}", mapping={"data": json.dumps(old),
+                                                         "key_hash": hash_secret(f"k{index}")})
+        store_client.hset("evo:akeys", hash_secret(f"k{index}"), old["id"])
+    store_client.hset("evo:akeys", hash_secret("orphan"), "no-such-account")
+    assert accounts.migrate_legacy() == 3
+    assert store_client.hgetall("evo:akeys") == {hash_secret("orphan"): "no-such-account"}
+    for index in range(3):
+        assert accounts.account_id(f"k{index}") == f"{index:016x}"
+        assert 0 < store_client.ttl(f"evo:a:{index:016x}") <= 100
+    assert accounts.migrate_legacy() == 0
+
+
 def test_names_fold_and_refuse_invisible_characters() -> None:
     assert folded("Straße") == folded("STRASSE") == folded("strasse")
     assert folded("\uff22ender") == folded("bender")  # full-width B
