@@ -58,6 +58,7 @@ def build(settings: Settings) -> Services:
                                     settings.max_tournament_concurrency,
                                     start=make_sender(settings.broker_url, TOURNAMENT_TICK_TASK))
     accounts.forgetters.append(tournaments.forget_account)  # a deleted account's ratings
+    accounts.holders.append(tournaments.running_with_account)
     broker_is_store = (settings.broker_url == settings.redis_url
                        and not settings.redis_cluster_nodes)
     monitoring = Monitoring(client, stats, settings.broker_url, broker_is_store)

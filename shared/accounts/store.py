@@ -2,8 +2,9 @@
 
 * ``evo:a:{id}`` hash — ``data``: name, webhook URL (never shown but to its owner), created;
 * ``evo:a:{id}:keys`` hash — key name -> ``{hash, created_at}`` of each of its API keys;
-* ``evo:ak:{sha256(key)}`` hash — ``account``, ``name``, ``created_at``, ``used``: what a
-  request's key is checked against (keys are never stored in clear);
+* ``evo:ak:{sha256(key)}`` hash — ``account``, ``name``, ``created_at``, ``used`` (its last
+  use, noted with ``renewed`` at most once a minute), ``holds`` (the digest of the account's
+  name): what a request's key is checked against (keys are never stored in clear);
 * ``evo:an:{sha256(folded name)}`` string — the account id holding a name (unique names,
   ``shared.accounts.names``), claimed with ``SET NX``;
 * ``evo:akeys`` hash — before named keys: sha256(key) -> account id. Only read, for a key not
@@ -145,7 +146,7 @@ class AccountStore:
             return False
         with self.redis.pipeline(transaction=False) as pipe:
             pipe.hset(self._key_entry(key_hash), mapping={
-                "account": account_id, "name": name, "created_at": now, "used": now,
+                "account": account_id, "name": name, "created_at": now, "renewed": now,
                 "holds": name_digest(account_name)})
             self._expire(pipe, self._key_entry(key_hash), self._key(account_id, ":keys"))
             pipe.execute()
@@ -207,7 +208,7 @@ class AccountStore:
         if account_id is None:
             return None
         now = time.time()
-        if now - float(entry.get("used") or 0) >= USED_EVERY:
+        if now - float(entry.get("renewed") or 0) >= USED_EVERY:
             self._used(account_id, key_hash, entry.get("holds"), now)
         return account_id
 
@@ -258,7 +259,7 @@ class AccountStore:
         with self.redis.pipeline(transaction=False) as pipe:
             # A key revoked since its check comes back as an entry without its account
             # (refused as unknown), expiring as the account would: never a live key.
-            pipe.hset(self._key_entry(key_hash), "used", now)
+            pipe.hset(self._key_entry(key_hash), mapping={"used": now, "renewed": now})
             self._expire(pipe, self._key_entry(key_hash), self._key(account_id),
                          self._key(account_id, ":keys"), self._key(account_id, ":matches"),
                          self._key(account_id, ":gen"))
