@@ -46,7 +46,8 @@ def build(settings: Settings) -> Services:
                                 replica_acks=settings.redis_replica_acks)
     client = store.redis  # one pool for every key space on the store's Redis
     stats = WorkerStats(client)
-    account_store = AccountStore(client, round(settings.account_retention_days * 86400))
+    account_store = AccountStore(client, round(settings.account_retention_days * 86400),
+                                 history=settings.result_ttl + 30 * 86400)
     matches = MatchService(store, make_enqueue(settings.broker_url), settings.idempotency_ttl,
                            background=make_enqueue(settings.broker_url, TOURNAMENT_QUEUE),
                            on_finish=make_sender(settings.broker_url, MATCH_FINISHED_TASK),

@@ -4,7 +4,8 @@ webhook changed, and its deletion. Mixed into :class:`shared.accounts.service.Ac
 Deleting an account (not while it is an entrant of a running tournament: ``holders``)
 revokes its keys, frees its name and drops its data and webhook; its seats in live matches
 forfeit (the fallback bot plays them to the end, as a seat that timed out ``forfeit_after``
-times) and show ``DELETED_NAME``; the other features forget its name through ``forgetters``
+times) and show ``DELETED_NAME``, as do its seats in the kept records of ended matches; the
+other features forget its name through ``forgetters``
 (the leaderboards: its rows keep their numbers and show ``DELETED_NAME``, so other players'
 rating history stays as it was).
 """
@@ -115,8 +116,9 @@ class AccountLifecycle:
         if held:
             raise Conflict(f"the account is an entrant of the running tournament(s) "
                            f"{', '.join(held)}: delete it once they end (or are cancelled)")
-        for match_id in self.store.matches(account_id):
-            self.matches.release_account(match_id, account_id, DELETED_NAME)
+        for match_id in dict.fromkeys([*self.store.matches(account_id),
+                                       *self.store.played(account_id)]):
+            self.matches.forget_account(match_id, account_id, DELETED_NAME)
         for forget in self.forgetters:
             forget(account_id, DELETED_NAME)
         self.store.delete(account_id, account["name"])

@@ -11,6 +11,8 @@
   found under ``evo:ak:``; the account is then moved to the keys above (named ``default``);
 * ``evo:a:{id}:matches`` set — running matches where the account holds a seat (the pull
   endpoint reads it; finished matches are dropped lazily);
+* ``evo:a:{id}:played`` sorted set — match id -> when the account took its seat, for
+  ``history`` seconds (what deletion anonymises);
 * ``evo:a:{id}:gen`` counter and channel ``evo:a:{id}:chg`` — bumped when the account gets a
   seat in a new match, so a waiting bot wakes.
 
@@ -56,9 +58,13 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) 
 return 0
 """
 class AccountStore:
-    def __init__(self, client: RedisClient, retention: int = 0) -> None:
+    def __init__(self, client: RedisClient, retention: int = 0,
+                 history: float = 120 * 86400) -> None:
         self.redis = client
         self.retention = retention  # seconds an unused account is kept (0: for ever)
+        # Seconds the account's matches are noted in ``:played`` after they start: longer
+        # than any ended match's record is kept (``RESULT_TTL`` and a margin for its run).
+        self.history = history
         self._revoke = client.register_script(_REVOKE)
         self._free_name = client.register_script(_FREE_NAME)
         # Key hash -> the account it belonged to when last seen: only a guess, to read the
@@ -132,7 +138,7 @@ class AccountStore:
             pipe.delete(self._key(account_id, ":keys"))
             pipe.execute()
         with self.redis.pipeline(transaction=False) as pipe:
-            for suffix in ("", ":matches", ":gen"):
+            for suffix in ("", ":matches", ":gen", ":played"):
                 pipe.delete(self._key(account_id, suffix))
             pipe.execute()
         self.free_name(account_id, name)
@@ -262,7 +268,7 @@ class AccountStore:
             pipe.hset(self._key_entry(key_hash), mapping={"used": now, "renewed": now})
             self._expire(pipe, self._key_entry(key_hash), self._key(account_id),
                          self._key(account_id, ":keys"), self._key(account_id, ":matches"),
-                         self._key(account_id, ":gen"))
+                         self._key(account_id, ":gen"), self._key(account_id, ":played"))
             if holds:
                 self._expire(pipe, self._name_index(holds))
             pipe.execute()
@@ -299,6 +305,7 @@ class AccountStore:
         with self.redis.pipeline(transaction=False) as pipe:
             self._expire(pipe, self._key(account_id), self._key(account_id, ":keys"),
                          self._key(account_id, ":matches"), self._key(account_id, ":gen"),
+                         self._key(account_id, ":played"),
                          self._name_key(json.loads(data)["name"]),
                          *(self._key_entry(json.loads(v)["hash"]) for v in named.values()))
             pipe.execute()
@@ -306,13 +313,21 @@ class AccountStore:
     # -- matches ----------------------------------------------------------------------------
     def add_match(self, account_id: str, match_id: str) -> None:
         """Note a new seat of the account and wake its waiting pull requests."""
+        now = time.time()
         with self.redis.pipeline(transaction=False) as pipe:
             pipe.sadd(self._key(account_id, ":matches"), match_id)
             pipe.incr(self._key(account_id, ":gen"))
+            pipe.zadd(self._key(account_id, ":played"), {match_id: now})
+            pipe.zremrangebyscore(self._key(account_id, ":played"), "-inf", now - self.history)
             pipe.execute()
         self.redis.publish(self.channel(account_id), match_id)  # a cluster pipeline has none
         if self.retention > 0:
             self.touch(account_id)  # a seat is a use: a push bot may never send its key
+
+    def played(self, account_id: str) -> list[str]:
+        """Every match the account took a seat in within ``history`` seconds (running or
+        ended: what deletion anonymises)."""
+        return self.redis.zrangebyscore(self._key(account_id, ":played"), "-inf", "+inf")
 
     def matches(self, account_id: str) -> list[str]:
         return sorted(self.redis.smembers(self._key(account_id, ":matches")))

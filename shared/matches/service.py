@@ -718,6 +718,12 @@ class MatchService:
                 return True
         return False
 
+    def forget_account(self, match_id: str, account_id: str, name: str) -> None:
+        """A deleted account's seats in ``match_id`` show ``name``: a live match's forfeit
+        (:meth:`release_account`), an ended one's kept records are renamed."""
+        if not self.release_account(match_id, account_id, name):
+            self.store.rename_kept_seats(match_id, account_id, name)
+
     def release_account(self, match_id: str, account_id: str, name: str) -> bool:
         """An account was deleted: its seats in a live match forfeit (the fallback bot plays
         them to the end, as after ``forfeit_after`` timeouts) and show ``name``. False if the

@@ -176,6 +176,14 @@ def match_key(match_id: str, suffix: str = "") -> str:
     return f"evo:m:{{{match_id}}}{suffix}"
 
 
+def _renamed(seats: list[dict[str, Any]], account_id: str, name: str
+             ) -> list[dict[str, Any]] | None:
+    """``seats`` with ``name`` for the seats of ``account_id`` (None: nothing to change)."""
+    if not any(s.get("account") == account_id and s.get("name") != name for s in seats):
+        return None
+    return [{**s, "name": name} if s.get("account") == account_id else s for s in seats]
+
+
 def pack(text: str) -> str:
     """``text`` compacted for keeping: zlib at its best level, as base64 (the store's client
     decodes every answer as text)."""
@@ -553,6 +561,35 @@ class MatchStore:
                             pipe.expire(self._key(match_id, ":result"), self.result_ttl)
                     pipe.execute()
                     return
+                except redis.WatchError:
+                    continue
+
+    def rename_kept_seats(self, match_id: str, account_id: str, name: str) -> bool:
+        """Show ``name`` for the seats of ``account_id`` in an ended match's kept records
+        (its state while kept, its kept result), their times to live unchanged. One
+        transaction over the match's own keys (one slot). False if none was changed."""
+        match, result = self._key(match_id), self._key(match_id, ":result")
+        with self.redis.pipeline(transaction=True) as pipe:
+            while True:
+                try:
+                    pipe.watch(match, result)
+                    seats, packed = pipe.hget(match, "seats"), pipe.get(result)
+                    ttl = pipe.pttl(result)
+                    renamed_seats = _renamed(json.loads(seats or "[]"), account_id, name)
+                    kept = None if packed is None else json.loads(unpack(packed))
+                    renamed_kept = (None if kept is None else
+                                    _renamed(kept.get("seats", []), account_id, name))
+                    if renamed_seats is None and renamed_kept is None:
+                        pipe.unwatch()
+                        return False
+                    pipe.multi()
+                    if renamed_seats is not None:
+                        pipe.hset(match, "seats", json.dumps(renamed_seats))
+                    if kept is not None and renamed_kept is not None:
+                        text = pack(json.dumps({**kept, "seats": renamed_kept}))
+                        pipe.set(result, text, px=ttl if ttl > 0 else None)
+                    pipe.execute()
+                    return True
                 except redis.WatchError:
                     continue
 

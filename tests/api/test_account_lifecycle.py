@@ -7,6 +7,7 @@ contract."""
 from __future__ import annotations
 
 import dataclasses
+import json
 import uuid
 from collections.abc import Iterator
 from typing import Any
@@ -250,3 +251,26 @@ def test_an_entrant_of_a_running_tournament_is_not_deleted(client: FlaskClient) 
                             headers=auth(tournament["owner_token"]))
     assert cancelled.status_code == 200, cancelled.get_data(as_text=True)
     assert client.delete("/v1/me", headers=auth(account["key"])).status_code == 204
+
+
+def test_deleting_anonymises_the_kept_records_of_ended_matches(
+        app: Flask, client: FlaskClient, redis_client: Any) -> None:
+    name = unique("Historic")
+    account = register(client, name)
+    match = client.post("/v1/matches", json={"game": "savanna", "seats": [
+        {"kind": "account", "account": account["id"]}, {"kind": "human"}]}).get_json()
+    matches = app.extensions["evo.service"]
+    assert matches.abort(match["id"], "ended for the test")
+    assert matches.kept_result(match["id"])["seats"][0]["name"] == name
+    # The bot asks for its turns: the ended match leaves its set of running matches.
+    assert client.get("/v1/me/turns", headers=auth(account["key"])).get_json()["turns"] == []
+    result_key = f"evo:m:{{{match['id']}}}:result"
+    before = redis_client.pttl(result_key)
+    assert before > 0
+
+    assert client.delete("/v1/me", headers=auth(account["key"])).status_code == 204
+    shown = client.get(f"/v1/matches/{match['id']}").get_json()
+    assert shown["status"] == "aborted" and shown["seats"][0]["name"] == DELETED_NAME
+    assert matches.kept_result(match["id"])["seats"][0]["name"] == DELETED_NAME
+    assert 0 < redis_client.pttl(result_key) <= before  # its time to live unchanged
+    assert name not in json.dumps([redis_client.hgetall(f"evo:m:{{{match['id']}}}")])
