@@ -111,10 +111,16 @@ class AccountService(AccountLifecycle):
         """``wait_for_turns`` for the account of ``key`` (401 as ``authenticate``): in two
         round trips when nothing is awaited, the key's check read with the account's
         matches (``AccountStore.account_and_matches``), then the matches."""
-        account_id, match_ids = self.store.account_and_matches(self._key_hash(key))
+        key_hash = self._key_hash(key)
+        account_id, match_ids = self.store.account_and_matches(key_hash)
         if account_id is None:
             raise Unauthorized("the key belongs to no account")
-        return self.wait_for_turns(account_id, timeout, match_ids)
+        return self.wait_for_turns(account_id, timeout, match_ids, key_hash)
+
+    def key_holds(self, key: str, account_id: str) -> bool:
+        """Whether ``key`` is still a key of ``account_id`` (not revoked): what a stream or
+        a long poll asks again after waiting (one round trip)."""
+        return self.store.by_key_hash(hash_secret(key)) == account_id
 
     def owed_turns(self, account_id: str, match_ids: list[str] | None = None
                    ) -> list[dict[str, Any]]:
@@ -136,9 +142,11 @@ class AccountService(AccountLifecycle):
         return turns
 
     def wait_for_turns(self, account_id: str, timeout: float,
-                       match_ids: list[str] | None = None) -> list[dict[str, Any]]:
+                       match_ids: list[str] | None = None,
+                       key_hash: str | None = None) -> list[dict[str, Any]]:
         """The owed turns, waiting up to ``timeout`` seconds for one if there is none
-        (``match_ids``: the account's matches, if just read)."""
+        (``match_ids``: the account's matches, if just read). After each wait the key of
+        ``key_hash`` is checked again: one revoked meanwhile gets a 401, not the turns."""
         deadline = time.monotonic() + timeout
         while True:
             turns = self.owed_turns(account_id, match_ids)
@@ -147,6 +155,8 @@ class AccountService(AccountLifecycle):
             if turns or left <= 0:
                 return turns
             self.wait_for_news(account_id, left)
+            if key_hash is not None and self.store.by_key_hash(key_hash) != account_id:
+                raise Unauthorized("the key was revoked")
 
     def wait_for_news(self, account_id: str, timeout: float) -> None:
         """Block until one of the account's matches changes or it gets a new one."""

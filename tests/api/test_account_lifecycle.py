@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import threading
+import time
 import uuid
 from collections.abc import Iterator
 from typing import Any
@@ -274,3 +276,70 @@ def test_deleting_anonymises_the_kept_records_of_ended_matches(
     assert matches.kept_result(match["id"])["seats"][0]["name"] == DELETED_NAME
     assert 0 < redis_client.pttl(result_key) <= before  # its time to live unchanged
     assert name not in json.dumps([redis_client.hgetall(f"evo:m:{{{match['id']}}}")])
+
+
+def seat_later(app: Flask, account_id: str, delay: float) -> threading.Thread:
+    """After ``delay`` seconds, a new match seats the account (which wakes its waiters)."""
+    def run() -> None:
+        time.sleep(delay)
+        with app.test_client() as other:
+            created = other.post("/v1/matches", json={"game": "savanna", "seats": [
+                {"kind": "account", "account": account_id}, {"kind": "human"}]})
+            assert created.status_code == 201
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    return thread
+
+
+def revoke_default(client: FlaskClient, key: str) -> None:
+    spare = client.post("/v1/me/keys", headers=auth(key), json={"name": "spare"}).get_json()
+    assert client.delete("/v1/me/keys/default", headers=auth(spare["key"])).status_code == 204
+
+
+def test_a_long_poll_of_a_key_revoked_while_it_waits_gets_no_turns(
+        app: Flask, client: FlaskClient) -> None:
+    account = register(client)
+    answers: list[Any] = []
+
+    def poll() -> None:
+        with app.test_client() as poller:
+            answers.append(poller.get("/v1/me/turns?wait=10", headers=auth(account["key"])))
+
+    waiter = threading.Thread(target=poll)
+    waiter.start()
+    time.sleep(0.5)  # it is waiting now
+    revoke_default(client, account["key"])
+    seat_later(app, account["id"], 0.0).join()
+    waiter.join(timeout=15)
+    (answer,) = answers
+    assert_problem(answer, 401, mentions="revoked")
+    check(answer, "/v1/me/turns", "GET")
+
+
+def test_a_stream_of_a_revoked_key_ends_at_its_next_news(app: Flask,
+                                                          client: FlaskClient) -> None:
+    """The stream checks the key again at each wake: a revoked key's stream ends there."""
+    account = register(client)
+    streamer = app.test_client()  # its own client: the stream's context stays its own
+    response = streamer.get("/v1/me/stream", headers=auth(account["key"]), buffered=False)
+    assert response.status_code == 200
+    chunks = iter(response.response)
+    try:
+        text = ""
+        while "event: turns" not in text:
+            chunk = next(chunks)
+            text += chunk.decode() if isinstance(chunk, bytes) else chunk
+        revoke_default(app.test_client(), account["key"])
+        news = seat_later(app, account["id"], 0.5)
+        rest = ""
+        started = time.monotonic()
+        for chunk in chunks:  # ends when the stream does
+            rest += chunk.decode() if isinstance(chunk, bytes) else chunk
+            if time.monotonic() - started > 20:
+                break
+        news.join()
+    finally:
+        response.close()
+    assert "event: turns" not in rest, rest
+    assert time.monotonic() - started < 10  # ended at the news, not by its time limit
