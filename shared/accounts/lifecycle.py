@@ -101,7 +101,9 @@ class AccountLifecycle:
             changed["name"] = check_name(name)
             if not self.store.claim_name(account["id"], name):
                 raise taken(name)
-        self.store.save(changed)
+        if not self.store.save(changed):
+            self.store.free_name(account["id"], changed["name"])
+            raise NotFound("the account was deleted meanwhile")
         if changed["name"] != old:
             self.store.renamed(account["id"], changed["name"])
         if folded(changed["name"]) != folded(old):

@@ -52,6 +52,12 @@ if ARGV[2] == '1' and redis.call('HLEN', KEYS[1]) <= 1 then return -1 end
 redis.call('HDEL', KEYS[1], ARGV[1])
 return found
 """
+# Write an account's data only while it exists (KEYS[1] its hash, ARGV[1] the data).
+_SAVE = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], 'data', ARGV[1])
+return 1
+"""
 # Free a name only if it is still this account's (KEYS[1] the name key, ARGV[1] the id).
 _FREE_NAME = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
@@ -67,6 +73,7 @@ class AccountStore:
         self.history = history
         self._revoke = client.register_script(_REVOKE)
         self._free_name = client.register_script(_FREE_NAME)
+        self._save = client.register_script(_SAVE)
         # Key hash -> the account it belonged to when last seen: only a guess, to read the
         # account's matches with the key's entry (``account_and_matches``), never trusted.
         self._guesses: dict[str, str] = {}
@@ -113,9 +120,10 @@ class AccountStore:
         data = self.redis.hget(self._key(account_id), "data")
         return None if data is None else json.loads(data)
 
-    def save(self, account: dict[str, Any]) -> None:
-        """Write an existing account's data (its name already claimed)."""
-        self.redis.hset(self._key(account["id"]), "data", json.dumps(account))
+    def save(self, account: dict[str, Any]) -> bool:
+        """Write an existing account's data (its name already claimed); False if it is gone
+        (deleted or expired meanwhile: never written back)."""
+        return bool(self._save(keys=[self._key(account["id"])], args=[json.dumps(account)]))
 
     def claim_name(self, account_id: str, name: str) -> bool:
         """Hold ``name`` for the account (True also if it holds it already)."""

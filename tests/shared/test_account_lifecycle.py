@@ -15,7 +15,7 @@ from shared.accounts import store as account_store
 from shared.accounts.names import check_name, folded
 from shared.accounts.service import AccountService
 from shared.accounts.store import AccountStore
-from shared.domain.errors import Conflict, Unprocessable
+from shared.domain.errors import Conflict, NotFound, Unprocessable
 from shared.infra.redis_client import RedisClient, is_cluster
 from shared.infra.secrets import hash_secret
 from shared.matches.service import MatchService
@@ -105,6 +105,17 @@ def test_a_renamed_accounts_new_name_is_renewed_by_a_use(
     monkeypatch.setattr(account_store, "USED_EVERY", 0.0)
     accounts.account_id(key)
     assert store_client.ttl(new_name) > 90
+
+
+def test_a_change_never_writes_back_a_deleted_account(store_client: RedisClient) -> None:
+    accounts = service(store_client, retention=100)
+    account, _ = accounts.create("Ghost", None)
+    accounts.delete(account)
+    with pytest.raises(NotFound):
+        accounts.update(account, name="Poltergeist")
+    assert accounts.store.load(account["id"]) is None
+    assert not store_client.exists(accounts.store._key(account["id"]))
+    accounts.create("Poltergeist", None)  # the name it claimed was let go
 
 
 def test_a_seat_renews_an_account_that_never_sends_its_key(store_client: RedisClient) -> None:
