@@ -33,6 +33,7 @@ def create_app(settings: Settings | None = None) -> Flask:
         guards,
         health,
         matches,
+        me,
         metrics,
         pages,
         ratings,
@@ -44,7 +45,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     metrics.register(app)
     guards.register(app)
     web.register(app)
-    for module in (health, docs, pages, games, matches, accounts, tournaments,
+    for module in (health, docs, pages, games, matches, accounts, me, tournaments,
                    ratings):
         app.register_blueprint(module.bp)
     app.register_blueprint(docs.try_it)

@@ -43,27 +43,32 @@ def turns() -> dict[str, Any]:
     to quote (a pull bot's move is this and the POST); ``wait`` long-polls until there is one.
     """
     args = query(TurnsQuery())
-    account_id = accounts().account_id(bearer_token())
     wait = min(args["wait"], settings().max_wait_seconds)
-    return {"turns": accounts().wait_for_turns(account_id, wait)}
+    return {"turns": accounts().turns_for_key(bearer_token(), wait)}
 
 
 @bp.get("/me/stream")
 def turns_stream() -> Response:
     """Server-sent events: a ``turns`` event (the same turns as ``/me/turns``, views and
     legal moves included) whenever the owed turns change."""
-    account_id = accounts().account_id(bearer_token())
+    key = bearer_token()
+    account_id = accounts().account_id(key)  # a 401 without a key
     service = accounts()
     last: list[Any] = [service.owed_turns(account_id)]
 
     def first() -> Iterator[str]:
         yield sse.event("turns", None, {"turns": last[0]})
 
-    def wait(seconds: float) -> Iterator[str]:
-        service.wait_for_news(account_id, seconds)
+    def changed() -> Iterator[str]:
         now = service.owed_turns(account_id)
         if now != last[0]:
             last[0] = now
             yield sse.event("turns", None, {"turns": now})
+
+    def wait(seconds: float) -> Iterator[str] | None:
+        service.wait_for_news(account_id, seconds)
+        if not service.key_holds(key or "", account_id):
+            return None  # revoked: the stream ends (a reconnection gets its 401)
+        return changed()
 
     return sse.stream(first(), wait)

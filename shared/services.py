@@ -47,7 +47,8 @@ def build(settings: Settings) -> Services:
                                 replica_acks=settings.redis_replica_acks)
     client = store.redis  # one pool for every key space on the store's Redis
     stats = WorkerStats(client)
-    account_store = AccountStore(client)
+    account_store = AccountStore(client, round(settings.account_retention_days * 86400),
+                                 history=settings.result_ttl + 30 * 86400)
     matches = MatchService(store, make_enqueue(settings.broker_url), settings.idempotency_ttl,
                            background=make_enqueue(settings.broker_url, TOURNAMENT_QUEUE),
                            on_finish=make_sender(settings.broker_url, MATCH_FINISHED_TASK),
@@ -62,6 +63,8 @@ def build(settings: Settings) -> Services:
                                     settings.max_tournament_concurrency,
                                     start=make_sender(settings.broker_url, TOURNAMENT_TICK_TASK),
                                     limits=limits)
+    accounts.forgetters.append(tournaments.forget_account)  # a deleted account's ratings
+    accounts.holders.append(tournaments.running_with_account)
     broker_is_store = (settings.broker_url == settings.redis_url
                        and not settings.redis_cluster_nodes)
     monitoring = Monitoring(client, stats, settings.broker_url, broker_is_store)

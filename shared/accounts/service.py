@@ -9,6 +9,8 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from shared.accounts.lifecycle import AccountLifecycle, new_key, taken
+from shared.accounts.names import check_name
 from shared.accounts.store import AccountStore
 from shared.bots.signing import new_secret
 from shared.domain.errors import Unauthorized, Unprocessable
@@ -21,27 +23,37 @@ from shared.matches.service import MatchService
 __all__ = ["AccountService", "Network", "check_webhook_url", "parse_networks"]
 
 
-class AccountService:
-    """Accounts over their own store; match data only through the :class:`MatchService`."""
+class AccountService(AccountLifecycle):
+    """Accounts over their own store; match data only through the :class:`MatchService`.
+    Keys, changes and deletion: :class:`shared.accounts.lifecycle.AccountLifecycle`."""
 
     def __init__(self, accounts: AccountStore, matches: MatchService,
                  allowed_networks: Sequence[Network] = ()) -> None:
         self.store = accounts
         self.matches = matches
         self.allowed_networks = list(allowed_networks)
+        self.forgetters = []
+        self.holders = []
+
+    def check_webhook(self, webhook: str) -> str:
+        """The webhook URL as the check read it (normalised: the one spelling every later call
+        parses), or a 422 for a URL this server does not call (:func:`check_webhook_url`)."""
+        try:
+            return check_webhook_url(webhook, self.allowed_networks).url
+        except ValueError as exc:
+            raise Unprocessable(str(exc), field="webhook") from None
 
     def create(self, name: str, webhook: str | None) -> tuple[dict[str, Any], str]:
-        """Register an account; returns it and its API key (shown only now)."""
+        """Register an account; returns it and its API key (shown only now), named
+        ``default`` among its keys. A 409 if another account has the name (any case)."""
+        check_name(name)
         if webhook is not None:
-            try:
-                # Kept as the check read it: the one spelling every later call parses.
-                webhook = check_webhook_url(webhook, self.allowed_networks).url
-            except ValueError as exc:
-                raise Unprocessable(str(exc), field="webhook") from None
+            webhook = self.check_webhook(webhook)
         account = {"id": secrets.token_hex(8), "name": name, "webhook": webhook,
                    "created_at": time.time()}
-        key = f"evk_{secrets.token_urlsafe(32)}"
-        self.store.create(account, hash_secret(key))
+        key = new_key()
+        if not self.store.create(account, hash_secret(key)):
+            raise taken(name)
         return account, key
 
     def new_webhook_secret(self, account_id: str) -> str:
@@ -59,19 +71,39 @@ class AccountService:
             raise Unauthorized("the key belongs to no account")
         return account
 
-    def account_id(self, key: str | None) -> str:
-        """The id of the account of ``key`` (401 as ``authenticate``), in one round trip:
-        the turn routes need no more (an account is never deleted, so a key in the index
-        always has its account)."""
+    @staticmethod
+    def _key_hash(key: str | None) -> str:
         if key is None:
             raise Unauthorized("this call needs an account key: send 'Authorization: Bearer "
                                "<api key>'")
-        account_id = self.store.by_key_hash(hash_secret(key))
+        return hash_secret(key)
+
+    def account_id(self, key: str | None) -> str:
+        """The id of the account of ``key`` (401 as ``authenticate``), in one round trip:
+        the turn routes need no more (a key's entry goes with its account, so a key found
+        has its account, but for a deletion under way)."""
+        account_id = self.store.by_key_hash(self._key_hash(key))
         if account_id is None:
             raise Unauthorized("the key belongs to no account")
         return account_id
 
-    def owed_turns(self, account_id: str) -> list[dict[str, Any]]:
+    def turns_for_key(self, key: str | None, timeout: float) -> list[dict[str, Any]]:
+        """``wait_for_turns`` for the account of ``key`` (401 as ``authenticate``): in two
+        round trips when nothing is awaited, the key's check read with the account's
+        matches (``AccountStore.account_and_matches``), then the matches."""
+        key_hash = self._key_hash(key)
+        account_id, match_ids = self.store.account_and_matches(key_hash)
+        if account_id is None:
+            raise Unauthorized("the key belongs to no account")
+        return self.wait_for_turns(account_id, timeout, match_ids, key_hash)
+
+    def key_holds(self, key: str, account_id: str) -> bool:
+        """Whether ``key`` is still a key of ``account_id`` (not revoked): what a stream or
+        a long poll asks again after waiting (one round trip)."""
+        return self.store.by_key_hash(hash_secret(key)) == account_id
+
+    def owed_turns(self, account_id: str, match_ids: list[str] | None = None
+                   ) -> list[dict[str, Any]]:
         """The turns the account owes now: per seat the match, seat, game, deadline, the
         ``version`` to quote, the seat's ``view`` and its legal ``moves`` (ids, labels), so
         a pull bot answers a turn with one request. Two round trips whatever the number of
@@ -82,20 +114,29 @@ class AccountService:
         match): a server that lags a rolling upgrade may take a newer rules version for a
         retired one, and the turn must come back once the upgrade has reached it.
         """
-        turns, ended = self.matches.account_turns(account_id, self.store.matches(account_id))
+        if match_ids is None:
+            match_ids = self.store.matches(account_id)
+        turns, ended = self.matches.account_turns(account_id, match_ids)
         for match_id in ended:
             self.store.drop_match(account_id, match_id)
         return turns
 
-    def wait_for_turns(self, account_id: str, timeout: float) -> list[dict[str, Any]]:
-        """The owed turns, waiting up to ``timeout`` seconds for one if there is none."""
+    def wait_for_turns(self, account_id: str, timeout: float,
+                       match_ids: list[str] | None = None,
+                       key_hash: str | None = None) -> list[dict[str, Any]]:
+        """The owed turns, waiting up to ``timeout`` seconds for one if there is none
+        (``match_ids``: the account's matches, if just read). After each wait the key of
+        ``key_hash`` is checked again: one revoked meanwhile gets a 401, not the turns."""
         deadline = time.monotonic() + timeout
         while True:
-            turns = self.owed_turns(account_id)
+            turns = self.owed_turns(account_id, match_ids)
+            match_ids = None  # read again after a wait
             left = deadline - time.monotonic()
             if turns or left <= 0:
                 return turns
             self.wait_for_news(account_id, left)
+            if key_hash is not None and self.store.by_key_hash(key_hash) != account_id:
+                raise Unauthorized("the key was revoked")
 
     def wait_for_news(self, account_id: str, timeout: float) -> None:
         """Block until one of the account's matches changes or it gets a new one."""

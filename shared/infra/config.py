@@ -64,6 +64,9 @@ class Settings:
     # concurrent matches may run at once, and one move of every seat of every planned match.
     max_tournament_search: int = 640_000
     max_tournament_simulations: int = 100_000_000
+    # Days an account is kept after its last use (a request with one of its keys, a new seat);
+    # 0 keeps accounts for ever.
+    account_retention_days: float = 365.0
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -111,4 +114,5 @@ class Settings:
             max_tournament_search=int(os.environ.get("MAX_TOURNAMENT_SEARCH", 640_000)),
             max_tournament_simulations=int(os.environ.get("MAX_TOURNAMENT_SIMULATIONS",
                                                           100_000_000)),
+            account_retention_days=float(os.environ.get("ACCOUNT_RETENTION_DAYS", 365.0)),
         )

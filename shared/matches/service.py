@@ -295,20 +295,35 @@ class MatchService:
                 ) -> tuple[MatchRecord, int | None]:
         """``load`` and ``authenticate`` at once: a seat token is checked in the same round
         trip as the read (an unknown match is a 404 before any token check, as ever)."""
-        record, seat = self.store.load_with_seat(match_id, token)
+        record, seat, account_id = self._load_with_key(match_id, token)
         if record is None or self.retired_rules(record) is not None:
             record = self.load(match_id)  # the 404 or 410 that says why
         if seat is None:  # no token, or not a seat's: an account's key, on the match read
-            seat = self._seat_of_key(record, token, required)
+            seat = self._seat_of_key(record, token, required, account_id)
         return record, seat
 
-    def _seat_of_key(self, record: MatchRecord, token: str | None, required: bool
-                     ) -> int | None:
+    def _load_with_key(self, match_id: str, token: str | None
+                       ) -> tuple[MatchRecord | None, int | None, str | None]:
+        """The match, the seat of ``token`` as a seat token and the account of ``token`` as
+        an account's key, in one round trip (the key checked in Redis on every request, so
+        a revoked key is refused at once, and a pull bot's move costs no read more)."""
+        if token is None:
+            return self.store.load(match_id), None, None
+        key_hash = hash_secret(token)
+        record, seat, (entry,) = self.store.load_with_seat_and(
+            match_id, token, lambda pipe: self.accounts.queue_key_lookup(pipe, key_hash))
+        account_id = None if seat is not None else self.accounts.key_account(key_hash, entry)
+        if seat is None and account_id is None:
+            account_id = self.accounts.legacy_account(key_hash)  # a key from before named keys
+        return record, seat, account_id
+
+    def _seat_of_key(self, record: MatchRecord, token: str | None, required: bool,
+                     account_id: str | None) -> int | None:
         """``authenticate`` for a token already known not to be a seat token of
-        ``record``: an account's key holding a seat, else a 401 (none) or 403."""
+        ``record``: an account's key holding a seat (``account_id``, the key's account as
+        read with the match), else a 401 (none) or 403."""
         if token is None:
             return self.authenticate(record.id, None, required)
-        account_id = self.accounts.by_key_hash(hash_secret(token))
         seat = None if account_id is None else self._account_seat_in(record, account_id)
         if seat is None:
             raise Forbidden("the token does not belong to any seat of this match")
@@ -319,14 +334,14 @@ class MatchService:
         """``read`` and, for a match still kept whole, ``authenticate`` (not required) at
         once: a seat token is checked in the same round trip as the read. A match kept only
         after its end is read by anyone as a spectator (seat None)."""
-        record, seat = self.store.load_with_seat(match_id, token)
+        record, seat, account_id = self._load_with_key(match_id, token)
         if record is None or self.retired_rules(record) is not None:
             found = self.read(match_id)  # the kept match, or the 404 or 410 that says why
             if not isinstance(found, MatchRecord):
                 return found, None
             record, seat = found, None
         if seat is None and token is not None:  # an account's key, on the match read
-            seat = self._seat_of_key(record, token, required=False)
+            seat = self._seat_of_key(record, token, False, account_id)
         return record, seat
 
     def peek(self, match_id: str) -> MatchRecord | None:
@@ -700,6 +715,39 @@ class MatchService:
             if record is None or record.status in ENDED:
                 return False
             if self._end(record, MatchStatus.ABORTED, {"type": "aborted", "reason": reason}):
+                return True
+        return False
+
+    def forget_account(self, match_id: str, account_id: str, name: str) -> None:
+        """A deleted account's seats in ``match_id`` show ``name``: a live match's forfeit
+        (:meth:`release_account`), an ended one's kept records are renamed."""
+        if not self.release_account(match_id, account_id, name):
+            self.store.rename_kept_seats(match_id, account_id, name)
+
+    def release_account(self, match_id: str, account_id: str, name: str) -> bool:
+        """An account was deleted: its seats in a live match forfeit (the fallback bot plays
+        them to the end, as after ``forfeit_after`` timeouts) and show ``name``. False if the
+        match has ended, is gone or seats no such account."""
+        for _ in range(10):  # retry a lost compare-and-set against the players
+            record = self.store.load(match_id)
+            if record is None or record.status in ENDED:
+                return False
+            held = [s["seat"] for s in record.seats if s.get("account") == account_id]
+            if not held:
+                return False
+            expected = record.version
+            for seat in held:
+                record.seats[seat]["name"] = name
+                record.seats[seat]["webhook"] = False
+            events = [{"type": "forfeit", "seat": seat, "reason": "account deleted"}
+                      for seat in held if seat not in record.forfeited]
+            record.forfeited.extend(seat for seat in held if seat not in record.forfeited)
+            record.version, record.updated_at = expected + 1, time.time()
+            self._restart_clocks(record, None)
+            entry = {"version": record.version, "at": record.updated_at, "events": events}
+            due = self.bot_seats_due(record)
+            if self.store.commit(record, expected, [entry], queued=due, queued_ttl=QUEUED_TTL):
+                self.send_bot_turns(record, due)
                 return True
         return False
 

@@ -69,7 +69,7 @@ import json
 import logging
 import time
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 import redis
@@ -78,6 +78,7 @@ from redis.exceptions import ClusterDownError, MovedError, TryAgainError
 from shared.domain.types import LIVE, MatchStatus
 from shared.infra.notifier import wait_on
 from shared.infra.redis_client import (
+    Commands,
     RedisClient,
     connect,
     is_cluster,
@@ -175,6 +176,14 @@ def match_key(match_id: str, suffix: str = "") -> str:
     return f"evo:m:{{{match_id}}}{suffix}"
 
 
+def _renamed(seats: list[dict[str, Any]], account_id: str, name: str
+             ) -> list[dict[str, Any]] | None:
+    """``seats`` with ``name`` for the seats of ``account_id`` (None: nothing to change)."""
+    if not any(s.get("account") == account_id and s.get("name") != name for s in seats):
+        return None
+    return [{**s, "name": name} if s.get("account") == account_id else s for s in seats]
+
+
 def pack(text: str) -> str:
     """``text`` compacted for keeping: zlib at its best level, as base64 (the store's client
     decodes every answer as text)."""
@@ -242,12 +251,20 @@ class MatchStore:
         token), read in one round trip: most requests need both."""
         if token is None:
             return self.load(match_id), None
+        record, seat, _ = self.load_with_seat_and(match_id, token, lambda _pipe: None)
+        return record, seat
+
+    def load_with_seat_and(self, match_id: str, token: str, also: Callable[[Commands], None]
+                           ) -> tuple[MatchRecord | None, int | None, list[Any]]:
+        """``load_with_seat``, with the reads ``also`` queues (another store's, spelled by
+        it: an account key's check) in the same round trip; their replies third."""
         with self.redis.pipeline(transaction=False) as pipe:
             pipe.hgetall(self._key(match_id))
             pipe.hget(self._key(match_id, ":tok"), hash_secret(token))
-            fields, seat = pipe.execute()
+            also(pipe)
+            fields, seat, *more = pipe.execute()
         return (MatchRecord.from_fields(fields) if fields else None,
-                None if seat is None else int(seat))
+                None if seat is None else int(seat), more)
 
     def version(self, match_id: str) -> int | None:
         value = self.redis.hget(self._key(match_id), "version")
@@ -544,6 +561,35 @@ class MatchStore:
                             pipe.expire(self._key(match_id, ":result"), self.result_ttl)
                     pipe.execute()
                     return
+                except redis.WatchError:
+                    continue
+
+    def rename_kept_seats(self, match_id: str, account_id: str, name: str) -> bool:
+        """Show ``name`` for the seats of ``account_id`` in an ended match's kept records
+        (its state while kept, its kept result), their times to live unchanged. One
+        transaction over the match's own keys (one slot). False if none was changed."""
+        match, result = self._key(match_id), self._key(match_id, ":result")
+        with self.redis.pipeline(transaction=True) as pipe:
+            while True:
+                try:
+                    pipe.watch(match, result)
+                    seats, packed = pipe.hget(match, "seats"), pipe.get(result)
+                    ttl = pipe.pttl(result)
+                    renamed_seats = _renamed(json.loads(seats or "[]"), account_id, name)
+                    kept = None if packed is None else json.loads(unpack(packed))
+                    renamed_kept = (None if kept is None else
+                                    _renamed(kept.get("seats", []), account_id, name))
+                    if renamed_seats is None and renamed_kept is None:
+                        pipe.unwatch()
+                        return False
+                    pipe.multi()
+                    if renamed_seats is not None:
+                        pipe.hset(match, "seats", json.dumps(renamed_seats))
+                    if kept is not None and renamed_kept is not None:
+                        text = pack(json.dumps({**kept, "seats": renamed_kept}))
+                        pipe.set(result, text, px=ttl if ttl > 0 else None)
+                    pipe.execute()
+                    return True
                 except redis.WatchError:
                     continue
 

@@ -130,6 +130,24 @@ class RatingStore:
         rows.sort(key=lambda row: -(row[1]["mu"] - 3 * row[1]["sigma"]))
         return rows[:limit]
 
+    def rename(self, game: str, key: str, name: str) -> bool:
+        """Show ``name`` for the player ``key`` (its numbers kept); False if unrated."""
+        ratings = self._key(game)
+        with self.redis.pipeline(transaction=True) as pipe:
+            while True:
+                try:
+                    pipe.watch(ratings)
+                    raw = pipe.hget(ratings, key)
+                    if raw is None:
+                        pipe.unwatch()
+                        return False
+                    pipe.multi()
+                    pipe.hset(ratings, key, json.dumps({**json.loads(raw), "name": name}))
+                    pipe.execute()
+                    return True
+                except redis.WatchError:
+                    continue
+
 
 def _strip(rating: Rating | None) -> dict[str, float] | None:
     return None if rating is None else {"mu": rating["mu"], "sigma": rating["sigma"]}

@@ -27,7 +27,7 @@ from typing import Any
 
 from shared.domain.errors import Conflict, NotFound, TooManyRequests, Unprocessable
 from shared.domain.types import MatchStatus, SeatKind
-from shared.games import get_game
+from shared.games import all_games, get_game
 from shared.matches.record import ENDED, MatchRecord
 from shared.matches.service import MatchService
 from shared.ratings import model as ratings
@@ -471,6 +471,20 @@ class TournamentService:
         for tournament_id in self.store.running():
             self.tick(tournament_id)
         return handled
+
+    def running_with_account(self, account_id: str) -> list[str]:
+        """The running tournaments ``account_id`` is an entrant of (it cannot be deleted
+        while one runs: the tournament's later matches seat it)."""
+        return [tournament_id for tournament_id in self.store.running()
+                if any(entrant.get("account") == account_id
+                       for entrant in (self.store.load(tournament_id) or {}).get("entrants", []))]
+
+    def forget_account(self, account_id: str, name: str) -> None:
+        """A deleted account's leaderboard rows show ``name``; their numbers stay, so the
+        rating history of the players it met is unchanged."""
+        key = f"account:{account_id}"  # ratings.player_key of the account's seats
+        for game in all_games():
+            self.ratings.rename(game.id, key, name)
 
     def leaderboard(self, game_id: str, limit: int) -> list[dict[str, Any]]:
         rows = []

@@ -39,7 +39,8 @@ def spelled() -> dict[str, set[str]]:
 
 def test_the_table_names_one_owner_per_prefix() -> None:
     owners = documented()
-    assert {"m", "active", "a", "t", "r", "stats", "rl", "bots"} <= set(owners)
+    assert {"m", "active", "a", "ak", "an", "akeys", "t", "r", "stats", "rl", "bots"} <= set(
+        owners)
     assert {p: o for p, o in owners.items() if len(o) != 1} == {}
     for prefix, (owner,) in ((p, tuple(o)) for p, o in owners.items()):
         assert (ROOT / owner).is_file(), f"evo:{prefix}: no module {owner}"

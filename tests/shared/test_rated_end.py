@@ -10,6 +10,7 @@ slot, the index in another); the rarer paths on a single Redis.
 from __future__ import annotations
 
 import random
+import secrets
 import time
 from collections.abc import Callable
 
@@ -40,9 +41,11 @@ def dead_broker() -> Callable[[str], None]:
 
 
 def rated_match(matches: MatchService) -> MatchRecord:
-    """A rated Savanna match between two fresh pull-bot accounts."""
+    """A rated Savanna match between two fresh pull-bot accounts (names are unique: each
+    call names its own)."""
     accounts = AccountService(matches.accounts, matches)
-    ids = [accounts.create(name, None)[0]["id"] for name in ("ant", "bee")]
+    suffix = secrets.token_hex(3)
+    ids = [accounts.create(f"{name}-{suffix}", None)[0]["id"] for name in ("ant", "bee")]
     record, _ = matches.create_match("savanna", {}, 7, [{"kind": "account", "account": a}
                                                         for a in ids], rated=True)
     return record
