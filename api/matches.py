@@ -127,13 +127,19 @@ def submit_move(match_id: str) -> dict[str, Any]:
     # An unknown match is a 404 before any token check.
     record, seat = service().load_as(match_id, bearer_token(), required=True)
     assert seat is not None  # required=True: no seat is a 401 or 403
-    rate_limit("moves", settings().moves_per_minute, bearer_token())
     body = json_body(SUBMIT_MOVE)
     key = request.headers.get("Idempotency-Key")
     if key is not None and not (0 < len(key) <= _IDEMPOTENCY_KEY_MAX and key.isprintable()):
         raise Unprocessable(f"Idempotency-Key must be 1-{_IDEMPOTENCY_KEY_MAX} printable "
                             "characters")
     move = body["move"] if "move" in body else body["move_id"]
+    if key is not None:
+        # A retry of an accepted move gets its stored answer before any limit: the move is
+        # already applied, and a client that lost the answer must be able to learn it.
+        stored = service().stored_answer(match_id, seat, body["version"], move, key)
+        if stored is not None:
+            return stored
+    rate_limit("moves", settings().moves_per_minute, bearer_token())
     answer = service().submit_move(match_id, seat, body["version"], move, key, record=record)
     current_app.extensions["evo.moves_accepted"].inc()
     return answer

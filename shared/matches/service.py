@@ -487,7 +487,7 @@ class MatchService:
         ``timeout`` (why) marks a fallback move played for a seat that did not answer.
         ``record``: the match as the caller has just read it, which saves reading it again.
         """
-        fingerprint = hash_secret(json.dumps([seat, expected_version, move], sort_keys=True))
+        fingerprint = _fingerprint(seat, expected_version, move)
         if idempotency_key is None:
             return self._apply_move(match_id, seat, expected_version, move, None, bot, timeout,
                                     record)
@@ -612,6 +612,15 @@ class MatchService:
             if "move" in entry:
                 state.apply(entry["seat"], entry["move"], rng)
         return state
+
+    def stored_answer(self, match_id: str, seat: int, expected_version: int,
+                      move: dict[str, Any] | str, idempotency_key: str
+                      ) -> dict[str, Any] | None:
+        """The answer stored for a keyed move already accepted (None: none is stored), so a
+        retry gets it before anything else (a rate limit) is judged; a key reused for a
+        different move is a 422."""
+        return self._earlier_answer(match_id, idempotency_key,
+                                    _fingerprint(seat, expected_version, move))
 
     def _earlier_answer(self, match_id: str, key: str, fingerprint: str
                         ) -> dict[str, Any] | None:
@@ -927,3 +936,8 @@ def redact(entry: dict[str, Any], seat: int | None) -> dict[str, Any]:
                      if ("audience" not in e or (seat is not None and seat in e["audience"]))
                      and seat not in e.get("exclude", ())]
     return out
+
+
+def _fingerprint(seat: int, expected_version: int, move: dict[str, Any] | str) -> str:
+    """What an ``Idempotency-Key`` is bound to: the same key with another move is refused."""
+    return hash_secret(json.dumps([seat, expected_version, move], sort_keys=True))
