@@ -415,8 +415,8 @@ class MatchService:
             out.append({"id": record.id, "game": record.game, "status": record.status,
                         "version": record.version, "seats": seats, "to_move": record.to_move,
                         "open_seats": [s["seat"] for s in seats if not s["joined"]],
-                        "tournament": record.tournament, "created_at": record.created_at,
-                        "updated_at": record.updated_at})
+                        "tournament": record.tournament, "seeded": record.seeded,
+                        "created_at": record.created_at, "updated_at": record.updated_at})
             if len(out) == limit:
                 break
         return out

@@ -190,3 +190,17 @@ def test_swagger_ui_is_served_from_the_package(client: FlaskClient) -> None:
     assert bundle.status_code == 200 and len(bundle.data) > 100_000
     assert client.get("/docs/try/no-such-file.js").status_code == 404
     assert 'href="/docs/try/"' in client.get("/docs").get_data(as_text=True)
+
+
+def test_the_lobby_tells_a_seeded_match(client: FlaskClient) -> None:
+    """A seed the creator chose foresees every hidden card: the lobby says so (issue 39)."""
+    from tests.api.test_openapi import check
+
+    seats = [{"kind": "human"}, {"kind": "open"}]
+    seeded = client.post("/v1/matches", json={"game": "savanna", "seed": 5,
+                                              "seats": seats}).get_json()
+    drawn = client.post("/v1/matches", json={"game": "savanna", "seats": seats}).get_json()
+    listed = check(client.get("/v1/matches?limit=100"), "/v1/matches", "GET")["matches"]
+    by_id = {m["id"]: m for m in listed}
+    assert by_id[seeded["id"]]["seeded"] is True
+    assert by_id[drawn["id"]]["seeded"] is False
