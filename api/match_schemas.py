@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
 
 from shared.bots.catalogue import BOT_KINDS, LEVELS, MAX_SECONDS, MAX_SIMULATIONS, MIN_SECONDS
+from shared.domain.names import name_problem
 from shared.domain.types import MatchStatus, SeatKind
 
 
@@ -44,19 +44,12 @@ class QueryInt(fields.Integer):
         return super()._deserialize(value, attr, data, **kwargs)
 
 
-# The contract's pattern of names (openapi.yaml): no control characters, not only spaces.
-NAME_PATTERN = re.compile(
-    r"^[^\x00-\x1f\x7f-\x9f]*[^\x00-\x20\x7f-\x9f][^\x00-\x1f\x7f-\x9f]*$")
-
-
 def printable_utf8(value: str) -> None:
-    """Names must be valid UTF-8 (no lone surrogates) and match ``NAME_PATTERN``."""
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        raise ValidationError("Must be valid Unicode text.") from None
-    if not NAME_PATTERN.fullmatch(value):  # fullmatch: '$' alone lets a final newline by
-        raise ValidationError("Must be text without control characters, not only spaces.")
+    """A name (``shared.domain.names``): valid Unicode, not only spaces, no character of the
+    categories Cc, Cf (bidirectional overrides, zero-width marks), Zl or Zp."""
+    problem = name_problem(value)
+    if problem is not None:
+        raise ValidationError(problem)
 
 
 class BotSchema(Schema):

@@ -323,6 +323,34 @@ def test_names_with_control_characters_are_422(client: FlaskClient, name: str) -
                    mentions="control")
 
 
+#: Right-to-left override, left-to-right/right-to-left marks and isolates, zero-width space
+#: and joiner, the byte order mark, a soft hyphen, a tag character, a line separator.
+INVISIBLE = ["evil\u202egnp.exe", "a\u202db", "a\u200fb", "a\u2067b\u2069", "a\u200bb",
+             "a\u200db", "\ufeffname", "soft\u00adhyphen", "flag\U000e0041", "two\u2028lines"]
+
+
+@pytest.mark.parametrize("name", INVISIBLE)
+def test_names_with_bidi_or_format_characters_are_422(client: FlaskClient, name: str) -> None:
+    """A seat name is shown to everyone: nothing in it may reorder or hide text (issue 39,
+    a regression), when the match is created and when a seat is joined."""
+    seats = [{"kind": "human", "name": name}, {"kind": "human"}]
+    assert_problem(client.post("/v1/matches", json={"game": "savanna", "seats": seats}), 422,
+                   mentions="bidirectional")
+    waiting = client.post("/v1/matches", json={"game": "savanna", "seats": [
+        {"kind": "human"}, {"kind": "open"}]}).get_json()
+    assert_problem(client.post(f"/v1/matches/{waiting['id']}/join", json={"name": name}), 422,
+                   mentions="bidirectional")
+    assert client.get(f"/v1/matches/{waiting['id']}").get_json()["seats"][1]["joined"] is False
+
+
+def test_names_in_any_script_are_accepted(client: FlaskClient) -> None:
+    for name in ("Žluťoučký kůň", "Jyväskylä", "Łódź", "שלום", "مرحبا", "東京 🦒"):
+        seats = [{"kind": "human", "name": name}, {"kind": "human"}]
+        created = client.post("/v1/matches", json={"game": "savanna", "seats": seats})
+        assert created.status_code == 201, name
+        assert created.get_json()["seats"][0]["name"] == name
+
+
 def test_seat_name_must_be_valid_text(client: FlaskClient) -> None:
     for name in ("\ud800", "   ", "tab\there"):
         body = {"game": "savanna", "seats": [{"kind": "human", "name": name},
