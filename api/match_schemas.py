@@ -34,6 +34,26 @@ class StrictNumber(fields.Float):
         return super()._deserialize(value, attr, data, **kwargs)
 
 
+class StrictBool(fields.Boolean):
+    """A JSON ``true`` or ``false`` only: marshmallow's Boolean also takes 0, 1, "true",
+    "yes" and the like, which the contract's ``boolean`` does not (``rated: 0`` is a 422)."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
+        if not isinstance(value, bool):
+            raise ValidationError("Not a valid boolean: give true or false.")
+        return value
+
+
+class QueryBool(fields.Boolean):
+    """A boolean from a query string, spelled as the contract serialises it: ``true`` or
+    ``false`` (not 1, yes, on…)."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
+        if value not in ("true", "false"):
+            raise ValidationError("Not a valid boolean: give true or false.")
+        return value == "true"
+
+
 class QueryInt(fields.Integer):
     """A non-negative integer from a query string: ASCII digits only (no sign, no ``_``)."""
 
@@ -95,7 +115,7 @@ class CreateMatchSchema(Schema):
     seats = fields.List(fields.Nested(SeatSchema), required=True,
                         validate=validate.Length(1, 8))
     move_deadline = fields.Float(validate=validate.Range(0.1, 86400), allow_nan=False)
-    rated = fields.Boolean(load_default=False)
+    rated = StrictBool(load_default=False)
 
 
 class JoinSchema(Schema):
@@ -149,5 +169,5 @@ class ListMatchesQuery(Schema):
 
     status = fields.String(validate=validate.OneOf([MatchStatus.WAITING, MatchStatus.RUNNING]))
     game = fields.String(validate=validate.Length(1, 40))
-    open = fields.Boolean()  # only matches with a seat left to join
+    open = QueryBool()  # only matches with a seat left to join
     limit = QueryInt(validate=validate.Range(1, 100), load_default=50)

@@ -496,3 +496,38 @@ def test_fuzzed_requests_never_get_a_500(client: FlaskClient, match: dict[str, A
         if response.status_code >= 400:
             assert response.mimetype == PROBLEM
     assert {200, 400, 401, 403, 404, 422} <= seen
+
+
+@pytest.mark.parametrize("rated", [0, 1, "true", "false", "", None, 0.0, [], {}])
+def test_rated_is_a_json_boolean(client: FlaskClient, rated: Any) -> None:
+    """The contract's ``rated`` is ``boolean``: 0, 1 and strings are refused (issue 39)."""
+    assert_problem(client.post("/v1/matches", json={**TWO_HUMANS, "rated": rated}), 422,
+                   mentions="rated")
+
+
+@pytest.mark.parametrize("value", ["1", "0", "yes", "on", "True", "t", ""])
+def test_a_boolean_query_parameter_is_true_or_false(client: FlaskClient, value: str) -> None:
+    assert_problem(client.get(f"/v1/matches?open={value}"), 422, mentions="open")
+    assert client.get("/v1/matches?open=false").status_code == 200
+
+
+def test_every_boolean_field_is_strict() -> None:
+    """Marshmallow's Boolean takes 0/1 and many strings: every schema of the API uses the
+    strict fields instead (a JSON boolean in bodies, true/false in query strings)."""
+    import inspect
+
+    from marshmallow import Schema, fields
+
+    import api.arena_schemas
+    import api.match_schemas
+    from api.match_schemas import QueryBool, StrictBool
+
+    loose = []
+    for module in (api.match_schemas, api.arena_schemas):
+        for name, schema in inspect.getmembers(module, inspect.isclass):
+            if issubclass(schema, Schema) and schema.__module__ == module.__name__:
+                for field_name, field in schema._declared_fields.items():
+                    if isinstance(field, fields.Boolean) and not isinstance(
+                            field, (StrictBool, QueryBool)):
+                        loose.append(f"{name}.{field_name}")
+    assert loose == []
