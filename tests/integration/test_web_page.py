@@ -297,3 +297,23 @@ def test_a_seeded_match_is_marked_in_the_lobby_and_on_its_page(
     page.goto(f"{api_url}/play/{drawn}")
     expect(page.locator("#seats li").first).to_be_visible()
     expect(page.locator("#seeded")).to_be_hidden()
+
+
+def test_a_page_on_another_origin_revalidates_with_if_none_match(
+        page: Page, api_url: str, other_origin: str) -> None:
+    """Chromium checks CORS on the 304 too: the page's revalidation of a JSON read (an
+    If-None-Match it sends itself) succeeds and reads a 304, not a network error (issue 40)."""
+    page.goto(f"{other_origin}/")
+    outcome = page.evaluate("""async (api) => {
+      const first = await fetch(api + "/v1/games", {cache: "no-store"});
+      const tag = first.headers.get("ETag");
+      try {
+        const again = await fetch(api + "/v1/games",
+                                  {cache: "no-store", headers: {"If-None-Match": tag}});
+        return {tag, status: again.status, sameTag: again.headers.get("ETag") === tag};
+      } catch (failure) {
+        return {tag, status: String(failure)};
+      }
+    }""", api_url)
+    assert outcome["tag"], outcome
+    assert outcome["status"] == 304 and outcome["sameTag"], outcome
