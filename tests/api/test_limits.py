@@ -169,3 +169,20 @@ def test_a_keyed_retry_of_an_accepted_move_gets_its_answer_past_the_limit(
     # A new key is a new move: limited.
     assert_429(client.post(url, json=body, headers={**headers, "Idempotency-Key": "new"},
                            environ_base={"REMOTE_ADDR": "192.0.2.50"}))
+
+
+def test_account_seats_count_toward_the_bot_seat_cap(redis_url: str) -> None:
+    """An account's seat costs the workers as a bot's does (its webhook is called by them):
+    it counts toward the address's cap of bot seats in live matches (issue 39)."""
+    client = limited_app(redis_url, bot_seats_per_client=3).test_client()
+    account = post(client, "/v1/accounts", {"name": "Capped"}, "192.0.2.60").get_json()
+    seat = {"kind": "account", "account": account["id"]}
+    two = {"game": "savanna", "seats": [{"kind": "human"}, seat, seat]}
+    assert post(client, "/v1/matches", two, "192.0.2.61").status_code == 201
+    mixed = {"game": "savanna", "seats": [{"kind": "human"}, seat,
+                                          {"kind": "bot", "bot": {"kind": "random"}}]}
+    assert_429(post(client, "/v1/matches", mixed, "192.0.2.61"))
+    one = {"game": "savanna", "seats": [{"kind": "human"}, seat]}
+    assert post(client, "/v1/matches", one, "192.0.2.61").status_code == 201
+    assert_429(post(client, "/v1/matches", one, "192.0.2.61"))
+    assert post(client, "/v1/matches", one, "192.0.2.62").status_code == 201
