@@ -53,6 +53,9 @@ Enqueue = Callable[[str, int, int], None]
 #: version check drop it.
 QUEUED_TTL = 30.0
 LIST_SCAN = 500  # the latest matches not over that a listing looks through
+#: Times a move whose compare-and-set lost to another move is judged again on the newer
+#: match: at most the other seats of a step can overtake it, so this bounds only a pathology.
+REJUDGE_LIMIT = 16
 OnFinish = Callable[[str], None]
 
 
@@ -510,9 +513,11 @@ class MatchService:
     def _apply_move(self, match_id: str, seat: int, expected_version: int,
                     move: dict[str, Any] | str, idempotency: tuple[str, str] | None,
                     bot: dict[str, Any] | None, timeout: dict[str, Any] | None,
-                    given: MatchRecord | None = None) -> dict[str, Any]:
+                    given: MatchRecord | None = None,
+                    rejudge: int = REJUDGE_LIMIT) -> dict[str, Any]:
         """Validate and commit one move; ``idempotency`` (key, fingerprint) stores its answer
-        with it. ``given``: a record the caller read, used instead of reading it again."""
+        with it. ``given``: a record the caller read, used instead of reading it again.
+        ``rejudge``: how many more times a lost compare-and-set judges the move again."""
         record = given if given is not None else self.load(match_id)
         if record.status == MatchStatus.WAITING:
             raise Conflict("the match is waiting for its open seats to be joined",
@@ -565,11 +570,14 @@ class MatchService:
         if not self.store.commit(record, applied_at, [entry], idempotency=idem,
                                  ended=self.kept_form(record), queued=due,
                                  queued_ttl=QUEUED_TTL):
-            if given is not None:
-                # The caller's read was overtaken: judge the move again on the match as it
-                # is now (a quoted version may still hold there), as if nothing was given.
+            if rejudge > 0:
+                # The read was overtaken: judge the move again on the match as it is now (a
+                # quoted version may still hold there), as if nothing was given. Each loss
+                # means another move was accepted, so several seats moving at once (a
+                # simultaneous step) may overtake it more than once without any conflict;
+                # a real one is refused by that judgement, not here.
                 return self._apply_move(match_id, seat, expected_version, move, idempotency,
-                                        bot, timeout)
+                                        bot, timeout, None, rejudge - 1)
             raise Conflict("another move was accepted first; read the match again",
                            version=self.store.version(match_id))
         self.send_bot_turns(record, due)
