@@ -51,7 +51,7 @@ class QueryBool(fields.Boolean):
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
         if value not in ("true", "false"):
             raise ValidationError("Not a valid boolean: give true or false.")
-        return value == "true"
+        return bool(value == "true")
 
 
 class QueryInt(fields.Integer):
