@@ -483,18 +483,22 @@ class MatchService:
     def submit_move(self, match_id: str, seat: int, expected_version: int,
                     move: dict[str, Any] | str, idempotency_key: str | None = None,
                     bot: dict[str, Any] | None = None, timeout: dict[str, Any] | None = None,
-                    record: MatchRecord | None = None) -> dict[str, Any]:
+                    record: MatchRecord | None = None,
+                    answer_checked: bool = False) -> dict[str, Any]:
         """Validate and apply one move with a compare-and-set on ``expected_version``.
 
         ``bot`` (kind, thinking time) is recorded in the log entry of a bot's move;
         ``timeout`` (why) marks a fallback move played for a seat that did not answer.
         ``record``: the match as the caller has just read it, which saves reading it again.
+        ``answer_checked``: the caller has just asked :meth:`stored_answer` for this key (and
+        found none), which saves asking again.
         """
         fingerprint = _fingerprint(seat, expected_version, move)
         if idempotency_key is None:
             return self._apply_move(match_id, seat, expected_version, move, None, bot, timeout,
                                     record)
-        earlier = self._earlier_answer(match_id, idempotency_key, fingerprint)
+        earlier = None if answer_checked else self._earlier_answer(match_id, idempotency_key,
+                                                                   fingerprint)
         if earlier is not None:
             return earlier
         try:
