@@ -47,3 +47,4 @@ def test_the_http_server_limits_are_documented_problems(
     assert response.headers["Content-Type"] == "application/problem+json"
     body = response.json()
     assert body["status"] == status and body["type"] == "about:blank" and body["detail"]
+    assert response.headers["Access-Control-Allow-Origin"] == "*"  # CORS on every answer
