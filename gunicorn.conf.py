@@ -32,3 +32,36 @@ def child_exit(server: object, worker: object) -> None:
     from prometheus_client import multiprocess
 
     multiprocess.mark_process_dead(worker.pid)  # type: ignore[attr-defined]
+
+
+def _problem_json_errors() -> None:
+    """gunicorn answers a request it cannot read itself, before the app: a request line over
+    its limit (414), headers over theirs (431), a malformed request (400). Its page is HTML,
+    and the contract promises every error as problem+json (openapi.yaml's UriTooLong and
+    HeaderFieldsTooLarge), so its writer is replaced by one that writes the problem. It is
+    set here, in the arbiter, before the workers fork: every worker inherits it. With CORS
+    open to any origin (the default) it says so too, as every answer of the app does (the
+    request's Origin is not known here, so a list of origins gets nothing)."""
+    import json
+
+    from gunicorn import util
+
+    # Only the settings module (plain os and dataclasses): the arbiter must import nothing
+    # that opens sockets before a gevent worker patches them.
+    from shared.infra.config import Settings
+
+    origins = [o.strip() for o in Settings.from_env().cors_origins.split(",")]
+    cors = "Access-Control-Allow-Origin: *\r\n" if "*" in origins else ""
+
+    def write_error(sock: object, status_int: int, reason: str, mesg: str) -> None:
+        body = json.dumps({"type": "about:blank", "title": reason, "status": status_int,
+                           "detail": mesg or reason}).encode()
+        head = (f"HTTP/1.1 {status_int} {reason}\r\nConnection: close\r\n{cors}"
+                f"Content-Type: application/problem+json\r\n"
+                f"Content-Length: {len(body)}\r\n\r\n").encode("latin-1")
+        util.write_nonblock(sock, head + body)  # type: ignore[no-untyped-call]
+
+    util.write_error = write_error
+
+
+_problem_json_errors()

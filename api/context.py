@@ -85,8 +85,9 @@ def admit_bot_work(seats: list[dict[str, Any]], match_id: str) -> BotWorkCap | N
     work: BotWorkCap = current_app.extensions["evo.bot_cap"]
     live = work.reserve(client_address(), match_id, wanted, cap)
     if live is not None:
-        raise TooManyRequests(f"at most {cap} bot seats in live matches per address; you "
-                              f"have {live}: retry when one ends", retry_after=10)
+        raise TooManyRequests(f"at most {cap} bot seats (account seats count too) in live "
+                              f"matches per address; you have {live}: retry when one ends",
+                              retry_after=10)
     return work
 
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
 
 from shared.bots.catalogue import BOT_KINDS, LEVELS, MAX_SECONDS, MAX_SIMULATIONS, MIN_SECONDS
+from shared.domain.names import name_problem
 from shared.domain.types import MatchStatus, SeatKind
 
 
@@ -34,6 +34,26 @@ class StrictNumber(fields.Float):
         return super()._deserialize(value, attr, data, **kwargs)
 
 
+class StrictBool(fields.Boolean):
+    """A JSON ``true`` or ``false`` only: marshmallow's Boolean also takes 0, 1, "true",
+    "yes" and the like, which the contract's ``boolean`` does not (``rated: 0`` is a 422)."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
+        if not isinstance(value, bool):
+            raise ValidationError("Not a valid boolean: give true or false.")
+        return value
+
+
+class QueryBool(fields.Boolean):
+    """A boolean from a query string, spelled as the contract serialises it: ``true`` or
+    ``false`` (not 1, yes, on…)."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
+        if value not in ("true", "false"):
+            raise ValidationError("Not a valid boolean: give true or false.")
+        return bool(value == "true")
+
+
 class QueryInt(fields.Integer):
     """A non-negative integer from a query string: ASCII digits only (no sign, no ``_``)."""
 
@@ -44,19 +64,12 @@ class QueryInt(fields.Integer):
         return super()._deserialize(value, attr, data, **kwargs)
 
 
-# The contract's pattern of names (openapi.yaml): no control characters, not only spaces.
-NAME_PATTERN = re.compile(
-    r"^[^\x00-\x1f\x7f-\x9f]*[^\x00-\x20\x7f-\x9f][^\x00-\x1f\x7f-\x9f]*$")
-
-
 def printable_utf8(value: str) -> None:
-    """Names must be valid UTF-8 (no lone surrogates) and match ``NAME_PATTERN``."""
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        raise ValidationError("Must be valid Unicode text.") from None
-    if not NAME_PATTERN.fullmatch(value):  # fullmatch: '$' alone lets a final newline by
-        raise ValidationError("Must be text without control characters, not only spaces.")
+    """A name (``shared.domain.names``): valid Unicode, not only spaces, no character of the
+    categories Cc, Cf (bidirectional overrides, zero-width marks), Zl or Zp."""
+    problem = name_problem(value)
+    if problem is not None:
+        raise ValidationError(problem)
 
 
 class BotSchema(Schema):
@@ -102,7 +115,7 @@ class CreateMatchSchema(Schema):
     seats = fields.List(fields.Nested(SeatSchema), required=True,
                         validate=validate.Length(1, 8))
     move_deadline = fields.Float(validate=validate.Range(0.1, 86400), allow_nan=False)
-    rated = fields.Boolean(load_default=False)
+    rated = StrictBool(load_default=False)
 
 
 class JoinSchema(Schema):
@@ -156,5 +169,5 @@ class ListMatchesQuery(Schema):
 
     status = fields.String(validate=validate.OneOf([MatchStatus.WAITING, MatchStatus.RUNNING]))
     game = fields.String(validate=validate.Length(1, 40))
-    open = fields.Boolean()  # only matches with a seat left to join
+    open = QueryBool()  # only matches with a seat left to join
     limit = QueryInt(validate=validate.Range(1, 100), load_default=50)

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from flask import Blueprint, Response, current_app, request
+from marshmallow import ValidationError
 
 from api import sse
 from api.context import (
@@ -29,7 +30,7 @@ from api.match_schemas import (
     SubmitMoveSchema,
 )
 from shared.bots.hints import hint
-from shared.domain.errors import Unauthorized, Unavailable, Unprocessable
+from shared.domain.errors import ServiceError, Unauthorized, Unavailable, Unprocessable
 from shared.domain.types import MatchStatus
 from shared.infra.queue import send_hint
 from shared.matches.record import ENDED, MatchRecord
@@ -127,16 +128,36 @@ def submit_move(match_id: str) -> dict[str, Any]:
     # An unknown match is a 404 before any token check.
     record, seat = service().load_as(match_id, bearer_token(), required=True)
     assert seat is not None  # required=True: no seat is a 401 or 403
+    key = request.headers.get("Idempotency-Key")
+    valid_key = key is not None and 0 < len(key) <= _IDEMPOTENCY_KEY_MAX and key.isprintable()
+    if key is not None and valid_key:
+        # A retry of an accepted move gets its stored answer before any limit: the move is
+        # already applied, and a client that lost the answer must be able to learn it.
+        stored = stored_retry(match_id, seat, key)
+        if stored is not None:
+            return stored
     rate_limit("moves", settings().moves_per_minute, bearer_token())
     body = json_body(SUBMIT_MOVE)
-    key = request.headers.get("Idempotency-Key")
-    if key is not None and not (0 < len(key) <= _IDEMPOTENCY_KEY_MAX and key.isprintable()):
+    if key is not None and not valid_key:
         raise Unprocessable(f"Idempotency-Key must be 1-{_IDEMPOTENCY_KEY_MAX} printable "
                             "characters")
     move = body["move"] if "move" in body else body["move_id"]
-    answer = service().submit_move(match_id, seat, body["version"], move, key, record=record)
+    # With a key, its stored answer was looked up above: not again (a move is the hot path).
+    answer = service().submit_move(match_id, seat, body["version"], move, key, record=record,
+                                   answer_checked=key is not None)
     current_app.extensions["evo.moves_accepted"].inc()
     return answer
+
+
+def stored_retry(match_id: str, seat: int, key: str) -> dict[str, Any] | None:
+    """The stored answer of the keyed move this request repeats, if it was accepted; a body
+    that is no move is judged (and counted by the limit) as any request, after it."""
+    try:
+        body = json_body(SUBMIT_MOVE)
+    except (ServiceError, ValidationError):
+        return None
+    move = body["move"] if "move" in body else body["move_id"]
+    return service().stored_answer(match_id, seat, body["version"], move, key)
 
 
 @bp.get("/<match_id>/events")

@@ -19,6 +19,7 @@ from api.context import settings
 ALLOWED_HEADERS = "Authorization, Content-Type, Idempotency-Key, Last-Event-ID, If-None-Match"
 EXPOSED_HEADERS = "ETag, Location, Retry-After"
 PREFLIGHT_MAX_AGE = 600
+CORS_HEADERS = ("Access-Control-Allow-Origin", "Access-Control-Expose-Headers")
 GZIP_MIN_BYTES = 512
 GZIP_TYPES = ("application/json", "application/problem+json", "text/html", "text/css",
               "text/javascript", "application/javascript", "application/yaml", "text/plain")
@@ -81,8 +82,17 @@ def _conditional(response: Response, vary: list[str]) -> Response:
         return response
     wanted = request.if_none_match
     if wanted.contains(tag) or wanted.contains(tag + GZIP_SUFFIX) or wanted.star_tag:
-        not_modified = Response(status=304, headers={"ETag": response.headers["ETag"],
+        # The 304 names the representation the client holds (RFC 9110 15.4.5): the gzipped
+        # one's tag if that is what it revalidates.
+        same = (f'"{tag}{GZIP_SUFFIX}"' if wanted.contains(tag + GZIP_SUFFIX)
+                and accepts_gzip() else response.headers["ETag"])
+        not_modified = Response(status=304, headers={"ETag": same,
                                                      "Cache-Control": "private, no-cache"})
+        # A browser checks CORS on the 304 too: without these a cross-origin page's
+        # revalidation fails (and it could not read the ETag it revalidates with).
+        for name in CORS_HEADERS:
+            if name in response.headers:
+                not_modified.headers[name] = response.headers[name]
         not_modified.vary.update([*response.vary, *vary])
         vary.clear()  # written above, with the response's own
         return not_modified

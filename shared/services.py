@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from shared.accounts.service import AccountService, parse_networks
 from shared.accounts.store import AccountStore
 from shared.infra.config import Settings
-from shared.infra.monitoring import Monitoring
+from shared.infra.monitoring import PROBE_TIMEOUT, Monitoring
 from shared.infra.queue import (
     MATCH_FINISHED_TASK,
     TOURNAMENT_QUEUE,
@@ -20,6 +20,7 @@ from shared.infra.queue import (
     make_sender,
 )
 from shared.infra.rate_limit import RateLimiter
+from shared.infra.redis_client import connect
 from shared.infra.stats import WorkerStats
 from shared.matches.bot_cap import BotWorkCap
 from shared.matches.service import MatchService
@@ -67,6 +68,9 @@ def build(settings: Settings) -> Services:
     accounts.holders.append(tournaments.running_with_account)
     broker_is_store = (settings.broker_url == settings.redis_url
                        and not settings.redis_cluster_nodes)
-    monitoring = Monitoring(client, stats, settings.broker_url, broker_is_store)
+    monitoring = Monitoring(client, stats, settings.broker_url, broker_is_store,
+                            probe=lambda: connect(settings.redis_url,
+                                                  settings.redis_cluster_nodes,
+                                                  max_connections=50, timeout=PROBE_TIMEOUT))
     return Services(matches, accounts, tournaments, monitoring, RateLimiter(client),
                     BotWorkCap(store))

@@ -10,6 +10,7 @@ const SEAT_KINDS = [
   ["bot:ismcts:medium", "Bot: search, medium"],
 ];
 let games = [];
+const SEEDED_TITLE = "The creator chose the seed: whoever knows it can foresee every hidden card";
 
 function seatSpec(value) {
   const [kind, botKind, level] = value.split(":");
@@ -57,7 +58,9 @@ async function listMatches() {
   const body = document.querySelector("#matches tbody");
   body.replaceChildren(...matches.map((match) => Arena.el("tr", {},
     Arena.el("td", {}, Arena.title(match.game)),
-    Arena.el("td", {}, match.status, match.open_seats.length ? ` (${match.open_seats.length} open)` : ""),
+    Arena.el("td", {}, match.status, match.open_seats.length ? ` (${match.open_seats.length} open)` : "",
+      // A seed the creator chose foresees every hidden card: say so before anyone joins.
+      match.seeded ? Arena.el("span", { class: "seeded", title: SEEDED_TITLE }, " seeded") : ""),
     Arena.el("td", {}, match.seats.map((s) => s.name).join(", ")),
     Arena.el("td", {}, Arena.el("a", { href: `/play/${match.id}` },
       match.open_seats.length ? "join" : "watch")))));

@@ -78,6 +78,7 @@ function drawSeats(match) {
     class: [match.to_move.includes(seat.seat) ? "to-move" : "", seat.seat === page.seat ? "me" : ""].join(" "),
   }, seat.name, seat.kind === "bot" ? ` (bot: ${seat.bot.kind})` : "",
   seat.joined ? "" : " (open)", seat.seat === page.seat ? " — you" : "")));
+  document.getElementById("seeded").hidden = !match.seeded;
   const open = match.status === "waiting" && match.seats.some((s) => !s.joined);
   document.getElementById("join-row").hidden = !open;
 }

@@ -78,10 +78,10 @@ def make_sender(broker_url: str, task: str) -> Callable[[str], None]:
     return send
 
 
-def broker_reachable(broker_url: str) -> bool:
+def broker_reachable(broker_url: str, timeout: int = 2) -> bool:
     try:
         with _sender(broker_url).connection_for_write() as conn:
-            conn.ensure_connection(max_retries=1, timeout=2)
+            conn.ensure_connection(max_retries=1, timeout=timeout)
         return True
     except Exception:  # any transport error means "not ready"
         return False

@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, TypeAlias, cast
 
 import redis
-from redis.backoff import ExponentialBackoff
+from redis.backoff import ExponentialBackoff, NoBackoff
 from redis.client import PubSub
 from redis.cluster import ClusterNode, RedisCluster
 from redis.commands.core import Script
@@ -115,20 +115,25 @@ def parse_nodes(spec: str) -> list[ClusterNode]:
     return nodes
 
 
-def connect(url: str, cluster_nodes: str = "", max_connections: int = 5000) -> RedisClient:
+def connect(url: str, cluster_nodes: str = "", max_connections: int = 5000,
+            timeout: float | None = None) -> RedisClient:
     """A client of the match store: the cluster named by ``cluster_nodes`` if set, else the
-    single Redis at ``url``. Replies are decoded to ``str``."""
+    single Redis at ``url``. Replies are decoded to ``str``. ``timeout``: seconds a connect
+    or a reply may take, and no retries (a probe's client); None, the store's: no limit, as
+    a long-poll's wait is long, and retries through a failover."""
     client: redis.Redis | RedisCluster
+    bounded: dict[str, Any] = {} if timeout is None else {
+        "socket_timeout": timeout, "socket_connect_timeout": timeout,
+        "retry": Retry(NoBackoff(), 0)}  # redis-py retries 3 times by default
     if cluster_nodes:
+        retry = Retry(ExponentialBackoff(cap=1.0, base=0.05), CLUSTER_RETRIES)
         client = RedisCluster(startup_nodes=parse_nodes(cluster_nodes), decode_responses=True,
-                              max_connections=max_connections,
-                              retry=Retry(ExponentialBackoff(cap=1.0, base=0.05),
-                                          CLUSTER_RETRIES))
+                              max_connections=max_connections, **{"retry": retry, **bounded})
     else:
         # Each long-poll or event stream holds a subscribed connection while it waits, so the
         # pool must outgrow redis-py's default of 100 (Redis itself allows 10,000 clients).
         client = redis.Redis.from_url(url, decode_responses=True, health_check_interval=30,
-                                      max_connections=max_connections)
+                                      max_connections=max_connections, **bounded)
     # The one cast: redis-py's replies typed for this client's settings (module docstring).
     return cast(RedisClient, client)
 

@@ -1,6 +1,7 @@
-"""The cap on a client's bot work: the bot seats one client address has in live (waiting or
-running) matches, so a flood of bot matches from one client is refused at creation instead of
-queueing ahead of everybody else's bots. The seats are counted and reserved in one Lua step
+"""The cap on a client's bot work: the bot and account seats one client address has in live
+(waiting or running) matches (an account's seat costs the workers its webhook calls), so a
+flood of bot matches from one client is refused at creation instead of queueing ahead of
+everybody else's bots. The seats are counted and reserved in one Lua step
 before the match is created, so concurrent creations can never together overshoot the cap.
 """
 
@@ -79,5 +80,11 @@ class BotWorkCap:
         self.redis.hdel(self._key(who), match_id)
 
 
+#: Seats that cost the server's bot workers time: a built-in bot searches on them, and an
+#: account's seat is called on its webhook (or held for its pull stream) by the same workers.
+WORKER_SEATS = frozenset({SeatKind.BOT, SeatKind.ACCOUNT})
+
+
 def bot_seat_count(seats: Iterable[Mapping[str, object]]) -> int:
-    return sum(1 for seat in seats if seat.get("kind") == SeatKind.BOT)
+    """The seats that count toward a client's cap: bot and account seats."""
+    return sum(1 for seat in seats if seat.get("kind") in WORKER_SEATS)

@@ -51,7 +51,8 @@ class Question:
 
 
 def legal_digest(state: State, seat: int) -> str:
-    ids = "\n".join(state.move_id(move) for move in state.legal_moves(seat))
+    """The seat's legal moves as a set: their ids, sorted (an engine's order is no choice)."""
+    ids = "\n".join(sorted(state.move_id(move) for move in state.legal_moves(seat)))
     return hashlib.sha256(ids.encode()).hexdigest()[:32]
 
 

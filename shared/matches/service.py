@@ -53,6 +53,9 @@ Enqueue = Callable[[str, int, int], None]
 #: version check drop it.
 QUEUED_TTL = 30.0
 LIST_SCAN = 500  # the latest matches not over that a listing looks through
+#: Times a move whose compare-and-set lost to another move is judged again on the newer
+#: match: at most the other seats of a step can overtake it, so this bounds only a pathology.
+REJUDGE_LIMIT = 16
 OnFinish = Callable[[str], None]
 
 
@@ -430,8 +433,8 @@ class MatchService:
             out.append({"id": record.id, "game": record.game, "status": record.status,
                         "version": record.version, "seats": seats, "to_move": record.to_move,
                         "open_seats": [s["seat"] for s in seats if not s["joined"]],
-                        "tournament": record.tournament, "created_at": record.created_at,
-                        "updated_at": record.updated_at})
+                        "tournament": record.tournament, "seeded": record.seeded,
+                        "created_at": record.created_at, "updated_at": record.updated_at})
             if len(out) == limit:
                 break
         return out
@@ -495,18 +498,22 @@ class MatchService:
     def submit_move(self, match_id: str, seat: int, expected_version: int,
                     move: dict[str, Any] | str, idempotency_key: str | None = None,
                     bot: dict[str, Any] | None = None, timeout: dict[str, Any] | None = None,
-                    record: MatchRecord | None = None) -> dict[str, Any]:
+                    record: MatchRecord | None = None,
+                    answer_checked: bool = False) -> dict[str, Any]:
         """Validate and apply one move with a compare-and-set on ``expected_version``.
 
         ``bot`` (kind, thinking time) is recorded in the log entry of a bot's move;
         ``timeout`` (why) marks a fallback move played for a seat that did not answer.
         ``record``: the match as the caller has just read it, which saves reading it again.
+        ``answer_checked``: the caller has just asked :meth:`stored_answer` for this key (and
+        found none), which saves asking again.
         """
-        fingerprint = hash_secret(json.dumps([seat, expected_version, move], sort_keys=True))
+        fingerprint = _fingerprint(seat, expected_version, move)
         if idempotency_key is None:
             return self._apply_move(match_id, seat, expected_version, move, None, bot, timeout,
                                     record)
-        earlier = self._earlier_answer(match_id, idempotency_key, fingerprint)
+        earlier = None if answer_checked else self._earlier_answer(match_id, idempotency_key,
+                                                                   fingerprint)
         if earlier is not None:
             return earlier
         try:
@@ -525,9 +532,11 @@ class MatchService:
     def _apply_move(self, match_id: str, seat: int, expected_version: int,
                     move: dict[str, Any] | str, idempotency: tuple[str, str] | None,
                     bot: dict[str, Any] | None, timeout: dict[str, Any] | None,
-                    given: MatchRecord | None = None) -> dict[str, Any]:
+                    given: MatchRecord | None = None,
+                    rejudge: int = REJUDGE_LIMIT) -> dict[str, Any]:
         """Validate and commit one move; ``idempotency`` (key, fingerprint) stores its answer
-        with it. ``given``: a record the caller read, used instead of reading it again."""
+        with it. ``given``: a record the caller read, used instead of reading it again.
+        ``rejudge``: how many more times a lost compare-and-set judges the move again."""
         record = given if given is not None else self.load(match_id)
         if record.status == MatchStatus.WAITING:
             raise Conflict("the match is waiting for its open seats to be joined",
@@ -580,11 +589,14 @@ class MatchService:
         if not self.store.commit(record, applied_at, [entry], idempotency=idem,
                                  ended=self.kept_form(record), queued=due,
                                  queued_ttl=QUEUED_TTL):
-            if given is not None:
-                # The caller's read was overtaken: judge the move again on the match as it
-                # is now (a quoted version may still hold there), as if nothing was given.
+            if rejudge > 0:
+                # The read was overtaken: judge the move again on the match as it is now (a
+                # quoted version may still hold there), as if nothing was given. Each loss
+                # means another move was accepted, so several seats moving at once (a
+                # simultaneous step) may overtake it more than once without any conflict;
+                # a real one is refused by that judgement, not here.
                 return self._apply_move(match_id, seat, expected_version, move, idempotency,
-                                        bot, timeout)
+                                        bot, timeout, None, rejudge - 1)
             raise Conflict("another move was accepted first; read the match again",
                            version=self.store.version(match_id))
         self.send_bot_turns(record, due)
@@ -627,6 +639,15 @@ class MatchService:
             if "move" in entry:
                 state.apply(entry["seat"], entry["move"], rng)
         return state
+
+    def stored_answer(self, match_id: str, seat: int, expected_version: int,
+                      move: dict[str, Any] | str, idempotency_key: str
+                      ) -> dict[str, Any] | None:
+        """The answer stored for a keyed move already accepted (None: none is stored), so a
+        retry gets it before anything else (a rate limit) is judged; a key reused for a
+        different move is a 422."""
+        return self._earlier_answer(match_id, idempotency_key,
+                                    _fingerprint(seat, expected_version, move))
 
     def _earlier_answer(self, match_id: str, key: str, fingerprint: str
                         ) -> dict[str, Any] | None:
@@ -979,3 +1000,8 @@ def redact(entry: dict[str, Any], seat: int | None) -> dict[str, Any]:
                      if ("audience" not in e or (seat is not None and seat in e["audience"]))
                      and seat not in e.get("exclude", ())]
     return out
+
+
+def _fingerprint(seat: int, expected_version: int, move: dict[str, Any] | str) -> str:
+    """What an ``Idempotency-Key`` is bound to: the same key with another move is refused."""
+    return hash_secret(json.dumps([seat, expected_version, move], sort_keys=True))

@@ -59,6 +59,33 @@ def test_cors_origins_come_from_configuration(redis_url: str) -> None:
         assert "Access-Control-Allow-Origin" not in other.headers
 
 
+@pytest.mark.parametrize("path", ["/v1/games", "/v1/matches", "/static/arena.css"])
+def test_a_304_carries_cors_headers(client: FlaskClient, path: str) -> None:
+    """A browser checks CORS on a 304 as on a 200: a cross-origin page that revalidates
+    with If-None-Match must get Access-Control-Allow-Origin on it (issue 40)."""
+    first = client.get(path, headers={"Origin": ORIGIN})
+    assert first.status_code == 200 and first.headers["ETag"]
+    again = client.get(path, headers={"Origin": ORIGIN, "If-None-Match": first.headers["ETag"]})
+    assert again.status_code == 304
+    assert again.headers["Access-Control-Allow-Origin"] == "*"
+    assert "ETag" in again.headers["Access-Control-Expose-Headers"]
+
+
+def test_a_304_carries_the_configured_origin(redis_url: str) -> None:
+    settings = dataclasses.replace(Settings.from_env(), redis_url=redis_url,
+                                   broker_url=redis_url, cors_origins=ORIGIN)
+    with create_app(settings).test_client() as client:
+        first = client.get("/v1/games", headers={"Origin": ORIGIN})
+        again = client.get("/v1/games", headers={"Origin": ORIGIN,
+                                                 "If-None-Match": first.headers["ETag"]})
+        assert again.status_code == 304
+        assert again.headers["Access-Control-Allow-Origin"] == ORIGIN
+        assert "Origin" in again.headers["Vary"]
+        other = client.get("/v1/games", headers={"Origin": "https://evil.example",
+                                                 "If-None-Match": first.headers["ETag"]})
+        assert other.status_code == 304 and "Access-Control-Allow-Origin" not in other.headers
+
+
 @pytest.mark.parametrize("path", ["", "/moves", "/events"])
 def test_etag_answers_if_none_match_with_304(client: FlaskClient, path: str) -> None:
     match_id, tokens = new_match(client)
@@ -91,6 +118,8 @@ def test_json_is_gzipped_for_clients_that_accept_it(client: FlaskClient) -> None
     revalidated = client.get(f"/v1/matches/{match_id}", headers={
         **bearer(tokens[0]), "Accept-Encoding": "gzip", "If-None-Match": packed.headers["ETag"]})
     assert revalidated.status_code == 304
+    # The 304 names the representation revalidated: the gzipped one's tag (issue 40).
+    assert revalidated.headers["ETag"] == packed.headers["ETag"]
 
 
 def read_events(client: FlaskClient, url: str, headers: dict[str, str] | None = None,
@@ -190,3 +219,17 @@ def test_swagger_ui_is_served_from_the_package(client: FlaskClient) -> None:
     assert bundle.status_code == 200 and len(bundle.data) > 100_000
     assert client.get("/docs/try/no-such-file.js").status_code == 404
     assert 'href="/docs/try/"' in client.get("/docs").get_data(as_text=True)
+
+
+def test_the_lobby_tells_a_seeded_match(client: FlaskClient) -> None:
+    """A seed the creator chose foresees every hidden card: the lobby says so (issue 39)."""
+    from tests.api.test_openapi import check
+
+    seats = [{"kind": "human"}, {"kind": "open"}]
+    seeded = client.post("/v1/matches", json={"game": "savanna", "seed": 5,
+                                              "seats": seats}).get_json()
+    drawn = client.post("/v1/matches", json={"game": "savanna", "seats": seats}).get_json()
+    listed = check(client.get("/v1/matches?limit=100"), "/v1/matches", "GET")["matches"]
+    by_id = {m["id"]: m for m in listed}
+    assert by_id[seeded["id"]]["seeded"] is True
+    assert by_id[drawn["id"]]["seeded"] is False

@@ -323,6 +323,34 @@ def test_names_with_control_characters_are_422(client: FlaskClient, name: str) -
                    mentions="control")
 
 
+#: Right-to-left override, left-to-right/right-to-left marks and isolates, zero-width space
+#: and joiner, the byte order mark, a soft hyphen, a tag character, a line separator.
+INVISIBLE = ["evil\u202egnp.exe", "a\u202db", "a\u200fb", "a\u2067b\u2069", "a\u200bb",
+             "a\u200db", "\ufeffname", "soft\u00adhyphen", "flag\U000e0041", "two\u2028lines"]
+
+
+@pytest.mark.parametrize("name", INVISIBLE)
+def test_names_with_bidi_or_format_characters_are_422(client: FlaskClient, name: str) -> None:
+    """A seat name is shown to everyone: nothing in it may reorder or hide text (issue 39,
+    a regression), when the match is created and when a seat is joined."""
+    seats = [{"kind": "human", "name": name}, {"kind": "human"}]
+    assert_problem(client.post("/v1/matches", json={"game": "savanna", "seats": seats}), 422,
+                   mentions="bidirectional")
+    waiting = client.post("/v1/matches", json={"game": "savanna", "seats": [
+        {"kind": "human"}, {"kind": "open"}]}).get_json()
+    assert_problem(client.post(f"/v1/matches/{waiting['id']}/join", json={"name": name}), 422,
+                   mentions="bidirectional")
+    assert client.get(f"/v1/matches/{waiting['id']}").get_json()["seats"][1]["joined"] is False
+
+
+def test_names_in_any_script_are_accepted(client: FlaskClient) -> None:
+    for name in ("Žluťoučký kůň", "Jyväskylä", "Łódź", "שלום", "مرحبا", "東京 🦒"):
+        seats = [{"kind": "human", "name": name}, {"kind": "human"}]
+        created = client.post("/v1/matches", json={"game": "savanna", "seats": seats})
+        assert created.status_code == 201, name
+        assert created.get_json()["seats"][0]["name"] == name
+
+
 def test_seat_name_must_be_valid_text(client: FlaskClient) -> None:
     for name in ("\ud800", "   ", "tab\there"):
         body = {"game": "savanna", "seats": [{"kind": "human", "name": name},
@@ -468,3 +496,38 @@ def test_fuzzed_requests_never_get_a_500(client: FlaskClient, match: dict[str, A
         if response.status_code >= 400:
             assert response.mimetype == PROBLEM
     assert {200, 400, 401, 403, 404, 422} <= seen
+
+
+@pytest.mark.parametrize("rated", [0, 1, "true", "false", "", None, 0.0, [], {}])
+def test_rated_is_a_json_boolean(client: FlaskClient, rated: Any) -> None:
+    """The contract's ``rated`` is ``boolean``: 0, 1 and strings are refused (issue 39)."""
+    assert_problem(client.post("/v1/matches", json={**TWO_HUMANS, "rated": rated}), 422,
+                   mentions="rated")
+
+
+@pytest.mark.parametrize("value", ["1", "0", "yes", "on", "True", "t", ""])
+def test_a_boolean_query_parameter_is_true_or_false(client: FlaskClient, value: str) -> None:
+    assert_problem(client.get(f"/v1/matches?open={value}"), 422, mentions="open")
+    assert client.get("/v1/matches?open=false").status_code == 200
+
+
+def test_every_boolean_field_is_strict() -> None:
+    """Marshmallow's Boolean takes 0/1 and many strings: every schema of the API uses the
+    strict fields instead (a JSON boolean in bodies, true/false in query strings)."""
+    import inspect
+
+    from marshmallow import Schema, fields
+
+    import api.arena_schemas
+    import api.match_schemas
+    from api.match_schemas import QueryBool, StrictBool
+
+    loose = []
+    for module in (api.match_schemas, api.arena_schemas):
+        for name, schema in inspect.getmembers(module, inspect.isclass):
+            if issubclass(schema, Schema) and schema.__module__ == module.__name__:
+                for field_name, field in schema._declared_fields.items():
+                    if isinstance(field, fields.Boolean) and not isinstance(
+                            field, (StrictBool, QueryBool)):
+                        loose.append(f"{name}.{field_name}")
+    assert loose == []

@@ -139,3 +139,50 @@ def test_concurrent_creations_never_exceed_the_bot_seat_cap(redis_url: str) -> N
     assert sorted(codes) == [201, 201] + [429] * 14, codes
     live = app.extensions["evo.service"].store.redis.hgetall("evo:bots:192.0.2.50")
     assert sum(int(value.partition(":")[0]) for value in live.values()) == 4
+
+
+def test_a_keyed_retry_of_an_accepted_move_gets_its_answer_past_the_limit(
+        redis_url: str) -> None:
+    """The move is applied; its retry (same Idempotency-Key) is answered from the store even
+    once the token (and the address) is over its limit, and is not counted as a new move."""
+    client = limited_app(redis_url, moves_per_minute=2).test_client()
+    match = post(client, "/v1/matches", TWO_HUMANS, "192.0.2.50").get_json()
+    url, token = f"/v1/matches/{match['id']}/moves", match["tokens"][0]["token"]
+    moves = client.get(f"/v1/matches/{match['id']}/moves",
+                       headers={"Authorization": f"Bearer {token}"}).get_json()
+    body = {"version": moves["version"], "move_id": moves["moves"][0]["id"]}
+    headers = {"Authorization": f"Bearer {token}", "Idempotency-Key": "retry-1"}
+    first = client.post(url, json=body, headers=headers,
+                        environ_base={"REMOTE_ADDR": "192.0.2.50"})
+    assert first.status_code == 200
+    assert post(client, url, {"version": 99, "move_id": "x"}, "192.0.2.50",
+                token).status_code == 409
+    assert_429(post(client, url, {"version": 99, "move_id": "x"}, "192.0.2.50", token))
+    for _ in range(3):
+        retry = client.post(url, json=body, headers=headers,
+                            environ_base={"REMOTE_ADDR": "192.0.2.50"})
+        assert retry.status_code == 200 and retry.get_json() == first.get_json()
+    # A key reused for another move is still refused, limit or not (a 422 before the 429).
+    other = {**body, "move_id": moves["moves"][-1]["id"]}
+    assert client.post(url, json=other, headers=headers,
+                       environ_base={"REMOTE_ADDR": "192.0.2.50"}).status_code == 422
+    # A new key is a new move: limited.
+    assert_429(client.post(url, json=body, headers={**headers, "Idempotency-Key": "new"},
+                           environ_base={"REMOTE_ADDR": "192.0.2.50"}))
+
+
+def test_account_seats_count_toward_the_bot_seat_cap(redis_url: str) -> None:
+    """An account's seat costs the workers as a bot's does (its webhook is called by them):
+    it counts toward the address's cap of bot seats in live matches (issue 39)."""
+    client = limited_app(redis_url, bot_seats_per_client=3).test_client()
+    account = post(client, "/v1/accounts", {"name": "Capped"}, "192.0.2.60").get_json()
+    seat = {"kind": "account", "account": account["id"]}
+    two = {"game": "savanna", "seats": [{"kind": "human"}, seat, seat]}
+    assert post(client, "/v1/matches", two, "192.0.2.61").status_code == 201
+    mixed = {"game": "savanna", "seats": [{"kind": "human"}, seat,
+                                          {"kind": "bot", "bot": {"kind": "random"}}]}
+    assert_429(post(client, "/v1/matches", mixed, "192.0.2.61"))
+    one = {"game": "savanna", "seats": [{"kind": "human"}, seat]}
+    assert post(client, "/v1/matches", one, "192.0.2.61").status_code == 201
+    assert_429(post(client, "/v1/matches", one, "192.0.2.61"))
+    assert post(client, "/v1/matches", one, "192.0.2.62").status_code == 201

@@ -5,6 +5,10 @@ once space is back the same move is accepted with nothing lost or applied twice.
 from __future__ import annotations
 
 import dataclasses
+import os
+import signal
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -72,3 +76,39 @@ def test_an_unreachable_store_is_a_503_with_retry_after() -> None:
     assert response.status_code == 503
     assert "unreachable" in response.get_json()["detail"]
     assert int(response.headers["Retry-After"]) > 0
+
+
+def test_readiness_answers_within_a_second_while_redis_is_frozen(
+        full_redis: tuple[str, redis.Redis]) -> None:
+    """A frozen Redis (SIGSTOP: the kernel still accepts connections, nothing replies) made
+    /readyz hang (issue 39): now it is a 503 problem within a second, again and again (no
+    probe is left holding anything), /healthz does not ask Redis at all, and once Redis
+    thaws the service is ready again."""
+    url, admin = full_redis
+    settings = dataclasses.replace(Settings.from_env(), redis_url=url, broker_url=url)
+    http: FlaskClient = create_app(settings).test_client()
+    assert http.get("/readyz").status_code == 200  # its clients connected before the freeze
+    pid = int(admin.info("server")["process_id"])
+    os.kill(pid, signal.SIGSTOP)
+    # Thawed after 5 s whatever happens, so a probe that hangs fails this test, not the run.
+    thaw = threading.Timer(5.0, os.kill, (pid, signal.SIGCONT))
+    thaw.start()
+    try:
+        for _ in range(3):
+            started = time.monotonic()
+            ready = http.get("/readyz")
+            took = time.monotonic() - started
+            assert ready.status_code == 503 and took < 1.0, took
+            assert ready.content_type == "application/problem+json"
+            assert ready.get_json()["checks"] == {"redis": False, "redis_writable": False,
+                                                  "broker": False}
+        started = time.monotonic()
+        assert http.get("/healthz").status_code == 200
+        assert time.monotonic() - started < 0.5
+    finally:
+        thaw.cancel()
+        os.kill(pid, signal.SIGCONT)
+    deadline = time.monotonic() + 10
+    while http.get("/readyz").status_code != 200:
+        assert time.monotonic() < deadline, "not ready again after Redis thawed"
+        time.sleep(0.1)

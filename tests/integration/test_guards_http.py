@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 
+import pytest
 import requests
 
 from shared.infra.config import Settings
@@ -31,3 +32,19 @@ def test_a_small_chunked_body_is_read_whole(api_url: str) -> None:
     response = requests.post(f"{api_url}/v1/matches", data=chunked(text[:7], text[7:]),
                              timeout=30, headers={"Content-Type": "application/json"})
     assert response.status_code == 201, response.text
+
+
+@pytest.mark.parametrize(("headers", "path", "status"), [
+    ({}, "/v1/games?x=" + "a" * 5000, 414),
+    ({"X-Big": "b" * 9000}, "/v1/games", 431),
+])
+def test_the_http_server_limits_are_documented_problems(
+        api_url: str, headers: dict[str, str], path: str, status: int) -> None:
+    """A request line or header over gunicorn's limits is refused by gunicorn itself, before
+    the app: as problem+json, the way the contract documents every operation's 414 and 431."""
+    response = requests.get(f"{api_url}{path}", headers=headers, timeout=10)
+    assert response.status_code == status
+    assert response.headers["Content-Type"] == "application/problem+json"
+    body = response.json()
+    assert body["status"] == status and body["type"] == "about:blank" and body["detail"]
+    assert response.headers["Access-Control-Allow-Origin"] == "*"  # CORS on every answer

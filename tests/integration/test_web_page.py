@@ -276,3 +276,44 @@ def test_a_page_on_another_origin_creates_plays_and_follows_a_match(
     outcome = page.evaluate("api => playWholeMatch(api)", api_url)
     assert outcome["status"] == "finished"
     assert outcome["versions"] == list(range(1, outcome["version"] + 1))
+
+
+def test_a_seeded_match_is_marked_in_the_lobby_and_on_its_page(
+        page: Page, api_url: str, client: Client) -> None:
+    """A seed the creator chose foresees every hidden card: nobody should take the match for
+    a fair game (issue 39). A server-drawn seed is not marked."""
+    seats = [{"kind": "human"}, {"kind": "open"}]
+    seeded = client.create({"game": "savanna", "seed": 21, "seats": seats})["id"]
+    drawn = client.create({"game": "savanna", "seats": seats})["id"]
+    page.goto(f"{api_url}/")
+    row = page.locator("#matches tr", has=page.locator(f"a[href='/play/{seeded}']"))
+    expect(row.locator(".seeded")).to_have_text("seeded")
+    plain = page.locator("#matches tr", has=page.locator(f"a[href='/play/{drawn}']"))
+    expect(plain).to_be_visible()
+    expect(plain.locator(".seeded")).to_have_count(0)
+    page.goto(f"{api_url}/play/{seeded}")
+    expect(page.locator("#seeded")).to_be_visible()
+    expect(page.locator("#seeded")).to_contain_text("foresee every hidden card")
+    page.goto(f"{api_url}/play/{drawn}")
+    expect(page.locator("#seats li").first).to_be_visible()
+    expect(page.locator("#seeded")).to_be_hidden()
+
+
+def test_a_page_on_another_origin_revalidates_with_if_none_match(
+        page: Page, api_url: str, other_origin: str) -> None:
+    """Chromium checks CORS on the 304 too: the page's revalidation of a JSON read (an
+    If-None-Match it sends itself) succeeds and reads a 304, not a network error (issue 40)."""
+    page.goto(f"{other_origin}/")
+    outcome = page.evaluate("""async (api) => {
+      const first = await fetch(api + "/v1/games", {cache: "no-store"});
+      const tag = first.headers.get("ETag");
+      try {
+        const again = await fetch(api + "/v1/games",
+                                  {cache: "no-store", headers: {"If-None-Match": tag}});
+        return {tag, status: again.status, sameTag: again.headers.get("ETag") === tag};
+      } catch (failure) {
+        return {tag, status: String(failure)};
+      }
+    }""", api_url)
+    assert outcome["tag"], outcome
+    assert outcome["status"] == 304 and outcome["sameTag"], outcome

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import threading
 from typing import Any
 
 import pytest
@@ -123,3 +124,56 @@ def test_a_visible_choice_of_the_same_step_does_not_refuse_it(service: MatchServ
     assert service.legal_moves(service.load(record.id), 0) == mine
     answer = service.submit_move(record.id, 0, quoted, mine[-1]["id"])
     assert answer["applied_at"] == quoted + 1 and answer["version"] == quoted + 2
+
+
+def test_seats_moving_at_once_are_never_refused(service: MatchService) -> None:
+    """Issue 39: people of a simultaneous step posting at the same moment, each quoting the
+    version it read (the API hands its read record on): a commit that loses the race to one
+    seat, then to another, is judged again each time, and none is refused. Four seats, every
+    step of the first rounds (secret picks and visible placements), threads on the real
+    Redis, released together."""
+    record, _ = service.create_match("savanna", {}, 21, humans(4))
+    for _ in range(12):
+        record = service.load(record.id)
+        seats = list(record.to_move)
+        assert record.status == "running" and len(seats) == 4
+        choices = {seat: service.legal_moves(record, seat)[-1]["id"] for seat in seats}
+        start = threading.Barrier(len(seats))
+        answers: dict[int, Any] = {}
+
+        def post(seat: int, read: MatchRecord = record, choices: dict[int, str] = choices,
+                 start: threading.Barrier = start, answers: dict[int, Any] = answers) -> None:
+            start.wait()
+            try:
+                answers[seat] = service.submit_move(read.id, seat, read.version,
+                                                    choices[seat], record=copy.deepcopy(read))
+            except Conflict as refused:
+                answers[seat] = refused
+
+        threads = [threading.Thread(target=post, args=(seat,)) for seat in seats]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert all(isinstance(a, dict) for a in answers.values()), answers
+        after = service.load(record.id)
+        assert after.version == record.version + len(seats)
+        log = service.store.log(record.id)[-len(seats):]
+        assert sorted(e["seat"] for e in log) == sorted(seats)
+
+
+def test_a_change_to_the_seat_own_options_since_still_refuses(service: MatchService) -> None:
+    """The old protection holds for people moving at once: a move quoting a version after
+    which the seat's own legal moves changed (the step ended: the hands passed) is a 409."""
+    record, _ = service.create_match("savanna", {}, 22, humans(3))
+    quoted = record.version
+    mine = service.legal_moves(record, 0)
+    for seat in (0, 1, 2):
+        current = service.load(record.id)
+        service.submit_move(record.id, seat, current.version,
+                            service.legal_moves(current, seat)[0]["id"])
+    after = service.load(record.id)
+    assert 0 in after.to_move and service.legal_moves(after, 0) != mine
+    with pytest.raises(Conflict, match="stale"):
+        service.submit_move(record.id, 0, quoted + 1, service.legal_moves(after, 0)[0]["id"])
+    assert service.load(record.id).version == after.version
