@@ -40,6 +40,8 @@ def _finish(response: Response) -> Response:
     _compress(response, vary)
     if vary:
         response.vary.update(vary)
+    if response.status_code == 204:
+        del response.headers["Content-Type"]  # no content, so no type (RFC 9110 8.3)
     return response
 
 
@@ -64,7 +66,7 @@ def _cors(response: Response, vary: list[str]) -> None:
     response.headers["Access-Control-Allow-Origin"] = origin
     response.headers["Access-Control-Expose-Headers"] = EXPOSED_HEADERS
     if request.method == "OPTIONS" and "Access-Control-Request-Method" in request.headers:
-        response.headers["Access-Control-Allow-Methods"] = "GET, POST, OPTIONS"
+        response.headers["Access-Control-Allow-Methods"] = "GET, POST, PATCH, DELETE, OPTIONS"
         response.headers["Access-Control-Allow-Headers"] = ALLOWED_HEADERS
         response.headers["Access-Control-Max-Age"] = str(PREFLIGHT_MAX_AGE)
 

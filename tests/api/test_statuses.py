@@ -84,6 +84,8 @@ BODIES: dict[tuple[str, str], Any] = {
     ("post", "/v1/accounts"): {"name": "Marvin"},
     ("post", "/v1/tournaments"): {"game": "savanna", "format": "round_robin", "entrants": [
         {"bot": {"kind": "random"}}, {"bot": {"kind": "random"}}]},
+    ("post", "/v1/me/keys"): {"name": "second"},
+    ("patch", "/v1/me"): {"name": "Renamed"},
 }
 
 
@@ -144,7 +146,8 @@ def test_with_the_store_full_every_answer_is_documented(
     tournament = http.post("/v1/tournaments",
                            json=BODIES[("post", "/v1/tournaments")]).get_json()
     ids = {"match_id": created["id"], "tournament_id": tournament["id"], "game_id": "savanna",
-           "filename": "arena.css", "path": "index.html"}
+           "filename": "arena.css", "path": "index.html", "name": "default",
+           "player": "bot:random"}
     tokens = {"/v1/matches": token, "/v1/me": account["key"],
               "/v1/tournaments": tournament["owner_token"]}
     admin.config_set("maxmemory", 1)  # every write is now refused with OOM (noeviction)
@@ -163,6 +166,7 @@ def test_with_the_store_full_every_answer_is_documented(
 def test_with_the_store_unreachable_every_answer_is_documented() -> None:
     http = app_on("redis://127.0.0.1:1/0").test_client()
     ids = {"match_id": "0" * 16, "tournament_id": "0" * 16, "game_id": "savanna",
-           "filename": "arena.css", "path": "index.html"}
+           "filename": "arena.css", "path": "index.html", "name": "default",
+           "player": "bot:random"}
     seen = call_every_operation(http, ids, {"": "x" * 20}, None)
     assert ("post", "/v1/matches", 503) in seen
