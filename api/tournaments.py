@@ -15,7 +15,15 @@ from flask import Blueprint, Response
 
 from api import sse
 from api.arena_schemas import CreateTournamentSchema, LeaderboardQuery, ResultsQuery, VersionQuery
-from api.context import bearer_token, json_body, query, rate_limit, settings, tournaments
+from api.context import (
+    bearer_token,
+    creator_accounts,
+    json_body,
+    query,
+    rate_limit,
+    settings,
+    tournaments,
+)
 from shared.domain.errors import Forbidden, NotFound, Unauthorized
 from shared.games import get_game
 from shared.infra.secrets import hash_secret
@@ -27,8 +35,9 @@ bp = Blueprint("tournaments", __name__, url_prefix="/v1")
 def create_tournament() -> tuple[dict[str, Any], int, dict[str, str]]:
     rate_limit("tournaments", settings().tournaments_per_minute)
     body = json_body(CreateTournamentSchema())
+    accepted = creator_accounts()  # the key's account's entries are taken; others invited
     token = secrets.token_urlsafe(32)  # lets its creator cancel it; shown only now
-    created = tournaments().create(body, owner_hash=hash_secret(token))
+    created = tournaments().create(body, owner_hash=hash_secret(token), accepted=accepted)
     out = {**tournaments().describe(created["id"]), "owner_token": token}
     return out, 201, {"Location": f"/v1/tournaments/{created['id']}"}
 
@@ -102,7 +111,7 @@ def tournament_stream(tournament_id: str) -> Response:
             yield progress()
 
     def wait(seconds: float) -> Iterator[str] | None:
-        if seen["status"] != "running":
+        if seen["status"] not in ("running", "waiting"):
             return None  # the last event sent says it is over
         current = service.wait_for_change(tournament_id, seen["version"], seconds)
         if current is None:

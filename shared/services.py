@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from shared.accounts.invitations import InvitationService
 from shared.accounts.service import AccountService, parse_networks
 from shared.accounts.store import AccountStore
 from shared.infra.config import Settings
@@ -33,6 +34,7 @@ from shared.tournaments.store import TournamentStore
 class Services:
     matches: MatchService
     accounts: AccountService
+    invitations: InvitationService  # an account's invitations to matches and tournaments
     tournaments: TournamentService
     monitoring: Monitoring  # readiness, queue lengths, the worker's counters
     limiter: RateLimiter  # the API's per-address and per-token limits
@@ -50,15 +52,19 @@ def build(settings: Settings) -> Services:
     matches = MatchService(store, make_enqueue(settings.broker_url), settings.idempotency_ttl,
                            background=make_enqueue(settings.broker_url, TOURNAMENT_QUEUE),
                            on_finish=make_sender(settings.broker_url, MATCH_FINISHED_TASK),
-                           stats=stats, accounts=account_store)
+                           stats=stats, accounts=account_store,
+                           invitation_ttl=settings.invitation_seconds)
     accounts = AccountService(account_store, matches, parse_networks(settings.webhook_allow))
     tournaments = TournamentService(matches, TournamentStore(client), RatingStore(client),
                                     settings.max_tournament_matches,
                                     settings.max_tournament_entrants,
                                     settings.max_tournament_concurrency,
-                                    start=make_sender(settings.broker_url, TOURNAMENT_TICK_TASK))
+                                    start=make_sender(settings.broker_url, TOURNAMENT_TICK_TASK),
+                                    invite=account_store.add_invitation,
+                                    invitation_ttl=settings.invitation_seconds)
+    invitations = InvitationService(account_store, matches, tournaments)
     broker_is_store = (settings.broker_url == settings.redis_url
                        and not settings.redis_cluster_nodes)
     monitoring = Monitoring(client, stats, settings.broker_url, broker_is_store)
-    return Services(matches, accounts, tournaments, monitoring, RateLimiter(client),
+    return Services(matches, accounts, invitations, tournaments, monitoring, RateLimiter(client),
                     BotWorkCap(store))

@@ -4,8 +4,11 @@
 * ``evo:akeys`` hash — sha256(API key) -> account id (keys are never stored in clear);
 * ``evo:a:{id}:matches`` set — running matches where the account holds a seat (the pull
   endpoint reads it; finished matches are dropped lazily);
+* ``evo:a:{id}:invitations`` hash — invitation id -> the invitation (JSON): the matches and
+  tournaments that name the account and wait for it to accept (dropped once answered, or
+  lazily once the match or tournament no longer waits);
 * ``evo:a:{id}:gen`` counter and channel ``evo:a:{id}:chg`` — bumped when the account gets a
-  seat in a new match, so a waiting bot wakes.
+  seat in a new match or an invitation, so a waiting bot wakes.
 """
 
 from __future__ import annotations
@@ -70,13 +73,61 @@ class AccountStore:
             self._known[key_hash] = str(account_id)
         return str(account_id)
 
-    def add_match(self, account_id: str, match_id: str) -> None:
-        """Note a new seat of the account and wake its waiting pull requests."""
-        with self.redis.pipeline(transaction=False) as pipe:
+    def add_match(self, account_id: str, match_id: str,
+                  invitation: dict[str, Any] | None = None) -> None:
+        """Note a new seat of the account (with its ``invitation`` if the account has yet to
+        accept it) and wake its waiting pull requests."""
+        with self.redis.pipeline(transaction=False) as pipe:  # the account's keys: one slot
             pipe.sadd(self._key(account_id, ":matches"), match_id)
+            if invitation is not None:
+                pipe.hset(self._key(account_id, ":invitations"), invitation["id"],
+                          json.dumps(invitation))
             pipe.incr(self._key(account_id, ":gen"))
             pipe.execute()
         self.redis.publish(self.channel(account_id), match_id)  # a cluster pipeline has none
+
+    def add_invitation(self, account_id: str, invitation: dict[str, Any]) -> None:
+        """Note an invitation (a tournament's) and wake the account's waiting requests."""
+        with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hset(self._key(account_id, ":invitations"), invitation["id"],
+                      json.dumps(invitation))
+            pipe.incr(self._key(account_id, ":gen"))
+            pipe.execute()
+        self.redis.publish(self.channel(account_id), invitation["id"])
+
+    def invitations(self, account_id: str) -> list[dict[str, Any]]:
+        """The account's invitations, oldest first."""
+        return self._sorted_invitations(
+            self.redis.hgetall(self._key(account_id, ":invitations")))
+
+    def matches_and_invitations(self, account_id: str
+                                ) -> tuple[list[str], list[dict[str, Any]]]:
+        """``matches`` and ``invitations`` in one round trip (a pull bot's turns read both)."""
+        with self.redis.pipeline(transaction=False) as pipe:
+            pipe.smembers(self._key(account_id, ":matches"))
+            pipe.hgetall(self._key(account_id, ":invitations"))
+            match_ids, found = pipe.execute()
+        return sorted(match_ids), self._sorted_invitations(found)
+
+    @staticmethod
+    def _sorted_invitations(found: dict[str, str]) -> list[dict[str, Any]]:
+        return sorted((json.loads(v) for v in found.values()),
+                      key=lambda inv: (inv["created_at"], inv["id"]))
+
+    def invitation(self, account_id: str, invitation_id: str) -> dict[str, Any] | None:
+        data = self.redis.hget(self._key(account_id, ":invitations"), invitation_id)
+        return None if data is None else json.loads(data)
+
+    def drop_invitations(self, account_id: str, invitation_ids: Sequence[str]) -> None:
+        """Forget answered (or no longer pending) invitations and wake the account's
+        waiting requests (its stream shows the list without them)."""
+        if not invitation_ids:
+            return
+        with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hdel(self._key(account_id, ":invitations"), *invitation_ids)
+            pipe.incr(self._key(account_id, ":gen"))
+            pipe.execute()
+        self.redis.publish(self.channel(account_id), "invitations")
 
     def matches(self, account_id: str) -> list[str]:
         return sorted(self.redis.smembers(self._key(account_id, ":matches")))

@@ -44,7 +44,8 @@ def rated_match(matches: MatchService) -> MatchRecord:
     accounts = AccountService(matches.accounts, matches)
     ids = [accounts.create(name, None)[0]["id"] for name in ("ant", "bee")]
     record, _ = matches.create_match("savanna", {}, 7, [{"kind": "account", "account": a}
-                                                        for a in ids], rated=True)
+                                                        for a in ids], rated=True,
+                                        accepted=ids)
     return record
 
 
