@@ -77,8 +77,9 @@ function drawSeats(match) {
   document.getElementById("seats").replaceChildren(...match.seats.map((seat) => Arena.el("li", {
     class: [match.to_move.includes(seat.seat) ? "to-move" : "", seat.seat === page.seat ? "me" : ""].join(" "),
   }, seat.name, seat.kind === "bot" ? ` (bot: ${seat.bot.kind})` : "",
-  seat.joined ? "" : " (open)", seat.seat === page.seat ? " — you" : "")));
-  const open = match.status === "waiting" && match.seats.some((s) => !s.joined);
+  seat.joined ? "" : seat.invited ? " (invited)" : " (open)", seat.seat === page.seat ? " — you" : "")));
+  // An invited account's seat is not open: only that account takes it, by accepting.
+  const open = match.status === "waiting" && match.seats.some((s) => !s.joined && !s.invited);
   document.getElementById("join-row").hidden = !open;
 }
 
