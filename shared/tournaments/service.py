@@ -382,7 +382,8 @@ class TournamentService:
         self.matches.create_match(
             meta["game"], meta["options"], plan["seed"], seats,
             move_deadline=meta["move_deadline"], rated=True, tournament=meta["id"],
-            forfeit_after=meta["forfeit_after"], match_id=match_id)
+            forfeit_after=meta["forfeit_after"], match_id=match_id,
+            accepted=[s["account"] for s in seats if "account" in s])  # entered: accepted
 
     # -- ratings ----------------------------------------------------------------------------
     def rate(self, record: MatchRecord) -> dict[str, Any] | None:

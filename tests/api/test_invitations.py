@@ -244,7 +244,11 @@ def test_a_tournament_naming_an_account_waits_for_it(app: Flask, client: FlaskCl
     assert answer.status_code == 200 and answer.get_json()["status"] == "running"
     tournaments.tick(created["id"])  # the worker's tick task (sent by the accept)
     after = client.get(f"/v1/tournaments/{created['id']}/matches").get_json()["matches"]
-    assert any(m["match"] is not None for m in after)
+    started = [m["match"] for m in after if m["match"] is not None]
+    assert started  # and the entrant, having accepted the tournament, is seated in them
+    for match_id in started:
+        match = client.get(f"/v1/matches/{match_id}").get_json()
+        assert match["status"] == "running" and all(s["joined"] for s in match["seats"])
     # Created with the account's key: entered at once, nothing to accept.
     own = tournament(client, victim, bearer(victim["key"]))
     assert own["status"] == "running" and "invited" not in own["entrants"][0]
