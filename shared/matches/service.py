@@ -10,10 +10,13 @@ sweep performs the handling of a mark left behind (a broker that refused the sen
 that died right after the commit). A send that fails is logged; the mover's answer stands.
 
 Seats are ``human``, ``open``, ``bot`` (a built-in bot) or ``account`` (a registered bot: it
-pulls its turns with its API key, or the worker pushes them to its webhook). A match may set
-``move_deadline``: a person's or pull bot's seat that owes a move past it gets a fallback
-move (``shared.bots.deadlines``); after ``forfeit_after`` consecutive timeouts the seat forfeits
-and the fallback plays it to the end.
+pulls its turns with its API key, or the worker pushes them to its webhook). An account's
+seat is taken at once only for an account the creator vouches for (``accepted``: the key's
+account, a tournament's entrants); any other is an invitation, and the match waits until
+the account accepts (``accept_invitation``) or ends ``aborted`` (a decline, an expiry).
+A match may set ``move_deadline``: a person's or pull bot's seat that owes a move past it gets
+a fallback move (``shared.bots.deadlines``); after ``forfeit_after`` consecutive timeouts the
+seat forfeits and the fallback plays it to the end.
 """
 
 from __future__ import annotations
