@@ -20,6 +20,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     built = services.build(settings)
     app.extensions["evo.service"] = built.matches
     app.extensions["evo.accounts"] = built.accounts
+    app.extensions["evo.invitations"] = built.invitations
     app.extensions["evo.tournaments"] = built.tournaments
     app.extensions["evo.monitoring"] = built.monitoring
     app.extensions["evo.limiter"] = built.limiter
@@ -32,6 +33,7 @@ def create_app(settings: Settings | None = None) -> Flask:
         games,
         guards,
         health,
+        invitations,
         matches,
         me,
         metrics,
@@ -45,8 +47,8 @@ def create_app(settings: Settings | None = None) -> Flask:
     metrics.register(app)
     guards.register(app)
     web.register(app)
-    for module in (health, docs, pages, games, matches, accounts, me, tournaments,
-                   ratings):
+    for module in (health, docs, pages, games, matches, accounts, me, invitations,
+                   tournaments, ratings):
         app.register_blueprint(module.bp)
     app.register_blueprint(docs.try_it)
     if settings.proxy_hops > 0:

@@ -1,5 +1,6 @@
 """Bot accounts: register (the API key and webhook secret are shown once), who am I, a new
-webhook secret, and the turns owed (pull)."""
+webhook secret, and the turns owed (pull), with the account's pending invitations
+(``api.invitations`` answers them)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,15 @@ from flask import Blueprint, Response
 
 from api import sse
 from api.arena_schemas import CreateAccountSchema, TurnsQuery
-from api.context import accounts, bearer_token, json_body, query, rate_limit, settings
+from api.context import (
+    accounts,
+    bearer_token,
+    invitations,
+    json_body,
+    query,
+    rate_limit,
+    settings,
+)
 
 bp = Blueprint("accounts", __name__, url_prefix="/v1")
 
@@ -40,30 +49,39 @@ def rotate_webhook_secret() -> dict[str, str]:
 @bp.get("/me/turns")
 def turns() -> dict[str, Any]:
     """The turns the account owes, each with the seat's view, its legal moves and the version
-    to quote (a pull bot's move is this and the POST); ``wait`` long-polls until there is one.
+    to quote (a pull bot's move is this and the POST), and its pending ``invitations``;
+    ``wait`` long-polls until there is a turn or a new invitation.
     """
     args = query(TurnsQuery())
     wait = min(args["wait"], settings().max_wait_seconds)
-    return {"turns": accounts().turns_for_key(bearer_token(), wait)}
+    found, pending = invitations().turns_for_key(bearer_token(), wait)
+    return {"turns": found, "invitations": pending}
 
 
 @bp.get("/me/stream")
 def turns_stream() -> Response:
-    """Server-sent events: a ``turns`` event (the same turns as ``/me/turns``, views and
-    legal moves included) whenever the owed turns change."""
+    """Server-sent events: a ``turns`` event (what ``/me/turns`` answers: the turns, views
+    and legal moves included, and the pending invitations) whenever the owed turns change,
+    and an ``invitations`` event (the pending invitations, as ``/me/invitations``) when there
+    are some and whenever they change. A key revoked meanwhile ends the stream."""
     key = bearer_token()
     account_id = accounts().account_id(key)  # a 401 without a key
-    service = accounts()
-    last: list[Any] = [service.owed_turns(account_id)]
+    service, invited = accounts(), invitations()
+    last: list[Any] = list(invited.turns_and_pending(account_id))
 
     def first() -> Iterator[str]:
-        yield sse.event("turns", None, {"turns": last[0]})
+        yield sse.event("turns", None, {"turns": last[0], "invitations": last[1]})
+        if last[1]:
+            yield sse.event("invitations", None, {"invitations": last[1]})
 
     def changed() -> Iterator[str]:
-        now = service.owed_turns(account_id)
+        now, pending = invited.turns_and_pending(account_id)
+        if pending != last[1]:
+            last[1] = pending
+            yield sse.event("invitations", None, {"invitations": pending})
         if now != last[0]:
             last[0] = now
-            yield sse.event("turns", None, {"turns": now})
+            yield sse.event("turns", None, {"turns": now, "invitations": pending})
 
     def wait(seconds: float) -> Iterator[str] | None:
         service.wait_for_news(account_id, seconds)

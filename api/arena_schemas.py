@@ -33,6 +33,10 @@ class EntrantSchema(Strict):
     def bot_or_account(self, data: dict[str, Any], **_: Any) -> None:
         if ("bot" in data) == ("account" in data):
             raise ValidationError("give exactly one of 'bot' (a built-in bot) or 'account'")
+        if "account" in data and "name" in data:
+            # The account plays under its own name: an entrant never renames an account.
+            raise ValidationError("an account entrant plays under the account's own name; "
+                                  "it takes no 'name'", "name")
         if "bot" in data and {"level", "simulations"} <= set(data["bot"]):
             raise ValidationError("give 'level' or 'simulations', not both", "bot")
 

@@ -8,6 +8,7 @@ from typing import Any
 from flask import current_app, request
 from marshmallow import Schema
 
+from shared.accounts.invitations import InvitationService
 from shared.accounts.service import AccountService
 from shared.domain.errors import ServiceError, Unauthorized
 from shared.infra.config import Settings
@@ -45,6 +46,11 @@ def settings() -> Settings:
 
 def accounts() -> AccountService:
     found: AccountService = current_app.extensions["evo.accounts"]
+    return found
+
+
+def invitations() -> InvitationService:
+    found: InvitationService = current_app.extensions["evo.invitations"]
     return found
 
 
@@ -89,6 +95,14 @@ def admit_bot_work(seats: list[dict[str, Any]], match_id: str) -> BotWorkCap | N
                               f"matches per address; you have {live}: retry when one ends",
                               retry_after=10)
     return work
+
+
+def creator_accounts() -> list[str]:
+    """The account of the request's key, if it sends one: a match or tournament it creates
+    takes that account's seats at once (others it names are invited). A token that is not an
+    account's key is a 401, never a creation without it."""
+    token = bearer_token()
+    return [] if token is None else [accounts().account_id(token)]
 
 
 def json_body(schema: Schema) -> dict[str, Any]:

@@ -24,7 +24,9 @@ from shared.domain.errors import NotFound, Unprocessable
 # Match ids: 16 hex digits, or a tournament's id and its slot number.
 MATCH_ID = re.compile(r"[0-9a-f]{16}(-[0-9]{1,6})?")
 TOURNAMENT_ID = re.compile(r"[0-9a-f]{16}")
-ID_PATTERNS = {"match_id": (MATCH_ID, "match"), "tournament_id": (TOURNAMENT_ID, "tournament")}
+INVITATION_ID = re.compile(r"(match|tournament)-[0-9a-f]{16}")
+ID_PATTERNS = {"match_id": (MATCH_ID, "match"), "tournament_id": (TOURNAMENT_ID, "tournament"),
+               "invitation_id": (INVITATION_ID, "invitation")}
 _RULE_ARG = re.compile(r"<(?:[^:<>]+:)?([^<>]+)>")
 
 

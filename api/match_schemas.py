@@ -100,6 +100,10 @@ class SeatSchema(Schema):
         if (data["kind"] == SeatKind.ACCOUNT) != ("account" in data):
             raise ValidationError("an account seat (and only it) takes 'account': its id",
                                   "account")
+        if data["kind"] == SeatKind.ACCOUNT and "name" in data:
+            # The account plays under its own name: a seat never renames an account.
+            raise ValidationError("an account seat plays under the account's own name; it "
+                                  "takes no 'name'", "name")
         budget = {"level", "simulations", "seconds"} & set(data.get("bot", {}))
         if len(budget) > 1:
             raise ValidationError("give one of 'level', 'simulations' or 'seconds'", "bot")

@@ -14,6 +14,7 @@ from api.context import (
     admit_bot_work,
     bearer_token,
     client_address,
+    creator_accounts,
     json_body,
     query,
     rate_limit,
@@ -47,12 +48,14 @@ SUBMIT_MOVE = SubmitMoveSchema()
 def create_match() -> tuple[dict[str, Any], int, dict[str, str]]:
     rate_limit("matches", settings().matches_per_minute)
     body = json_body(CreateMatchSchema())
+    accepted = creator_accounts()  # the key's account's seats are taken; others invited
     match_id = secrets.token_hex(8)  # chosen first: its bot seats are reserved under it
     work = admit_bot_work(body["seats"], match_id)
     try:
         record, tokens = service().create_match(
             body["game"], body["options"], body.get("seed"), body["seats"],
-            rated=body["rated"], move_deadline=body.get("move_deadline"), match_id=match_id)
+            rated=body["rated"], move_deadline=body.get("move_deadline"), match_id=match_id,
+            accepted=accepted)
     except Exception:
         if work is not None:
             work.release(client_address(), match_id)

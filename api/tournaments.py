@@ -18,6 +18,7 @@ from api.arena_schemas import CreateTournamentSchema, LeaderboardQuery, ResultsQ
 from api.context import (
     bearer_token,
     client_address,
+    creator_accounts,
     json_body,
     query,
     rate_limit,
@@ -36,9 +37,10 @@ bp = Blueprint("tournaments", __name__, url_prefix="/v1")
 def create_tournament() -> tuple[dict[str, Any], int, dict[str, str]]:
     rate_limit("tournaments", settings().tournaments_per_minute)
     body = json_body(CreateTournamentSchema())
+    accepted = creator_accounts()  # the key's account's entries are taken; others invited
     token = secrets.token_urlsafe(32)  # lets its creator cancel it; shown only now
     created = tournaments().create(body, owner_hash=hash_secret(token),
-                                   client=client_address())
+                                   client=client_address(), accepted=accepted)
     out = {**tournaments().describe(created["id"]), "owner_token": token}
     return out, 201, {"Location": f"/v1/tournaments/{created['id']}"}
 
@@ -120,7 +122,7 @@ def tournament_stream(tournament_id: str) -> Response:
             yield progress()
 
     def wait(seconds: float) -> Iterator[str] | None:
-        if seen["status"] != "running":
+        if seen["status"] not in ("running", "waiting"):
             return None  # the last event sent says it is over
         current = service.wait_for_change(tournament_id, seen["version"], seconds)
         if current is None:

@@ -84,10 +84,13 @@ class Paths:
         self.service: MatchService = self.app.extensions["evo.service"]
         self.seed = 0
 
-    def _create(self, seats: list[dict[str, Any]]) -> dict[str, Any]:
+    def _create(self, seats: list[dict[str, Any]], headers: dict[str, str] | None = None
+                ) -> dict[str, Any]:
+        """A new match; ``headers`` carry the key of an account seated in it (its seat is
+        then taken at once, not an invitation)."""
         self.seed += 1
-        created = self.http.post("/v1/matches", json={"game": GAME, "seed": self.seed,
-                                                      "seats": seats})
+        created = self.http.post("/v1/matches", headers=headers or {},
+                                 json={"game": GAME, "seed": self.seed, "seats": seats})
         assert created.status_code == 201, created.get_json()
         return created.get_json()
 
@@ -174,7 +177,7 @@ class Paths:
         auth = {"Authorization": f"Bearer {account.get_json()['key']}"}
         for _ in range(50):
             match = self._create([{"kind": "account", "account": account.get_json()["id"]},
-                                  RANDOM_BOT])
+                                  RANDOM_BOT], headers=auth)
             while 0 not in match["to_move"] and match["status"] == "running":
                 self._bot_plays(match["id"], 1, match["version"])
                 match = self.http.get(f"/v1/matches/{match['id']}").get_json()

@@ -101,9 +101,15 @@ def pull_bot_match(client: FlaskClient, game: str, seed: int) -> list[tuple[int,
         account = new_account(client, f"puller-{game}-{seed}-{index}")
         keys.append(account["key"])
         seats.append({"kind": "account", "account": account["id"]})
-    created = client.post("/v1/matches", json={"game": game, "seats": seats, "seed": seed})
+    # Created with the first bot's key (its seat taken), then the second accepts its
+    # invitation: an account is seated only with its consent.
+    created = client.post("/v1/matches", json={"game": game, "seats": seats, "seed": seed},
+                          headers={"Authorization": f"Bearer {keys[0]}"})
     assert created.status_code == 201, created.get_data(as_text=True)
     match_id = created.get_json()["id"]
+    accepted = client.post(f"/v1/me/invitations/match-{match_id}/accept",
+                           headers={"Authorization": f"Bearer {keys[1]}"})
+    assert accepted.status_code == 200, accepted.get_data(as_text=True)
     rng, out = random.Random(seed), []
     for _ in range(2000):
         for key in keys:

@@ -6,6 +6,9 @@ so it works against any Evo Arena server::
 
     python -m evo_arena tournament --server http://127.0.0.1:8000 --game savanna \\
         --bot random --bot greedy --bot ismcts:easy --seed 1
+
+An ``account:<id>`` entrant is entered at once only with that account's key (``--key``); any
+other account is invited and the tournament waits (status ``waiting``) until it accepts.
 """
 
 from __future__ import annotations
@@ -48,6 +51,8 @@ def parser() -> argparse.ArgumentParser:
     run.add_argument("--move-deadline", type=float, default=10.0)
     run.add_argument("--concurrency", type=int, default=4)
     run.add_argument("--name")
+    run.add_argument("--key", help="an account's API key: that account's entries are taken "
+                                   "at once; other accounts named are invited")
     run.add_argument("--json", action="store_true", help="print the final tournament as JSON")
     return root
 
@@ -93,7 +98,9 @@ def run_tournament(args: argparse.Namespace, out: TextIO) -> int:
         body["deals"] = args.deals
     if args.name:
         body["name"] = args.name
-    response = http.post(f"{args.server}/v1/tournaments", json=body, timeout=60)
+    headers = {"Authorization": f"Bearer {args.key}"} if args.key else {}
+    response = http.post(f"{args.server}/v1/tournaments", json=body, headers=headers,
+                         timeout=60)
     if response.status_code != 201:
         print(f"the server refused the tournament: {response.json().get('detail')}",
               file=sys.stderr)
@@ -103,11 +110,13 @@ def run_tournament(args: argparse.Namespace, out: TextIO) -> int:
     print(f"tournament {created['id']}: {created['progress']['total']} matches "
           f"(seed {created['seed']})", file=out)
     status = created["status"]
-    while status == "running":
+    if status == "waiting":
+        print("waiting for the invited accounts to accept", file=out)
+    while status in ("running", "waiting"):
         for event in events(http, f"{url}/stream"):
             status = event["status"]
             print(f"\r{bar(event['progress']):<72}", end="", file=out, flush=True)
-        if status == "running":
+        if status in ("running", "waiting"):
             time.sleep(1)  # the stream ended (its time limit); reconnect
     final = http.get(url, timeout=60).json()
     print(f"\r{bar(final['progress']):<72}\n{final['status']}", file=out)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from shared.accounts.invitations import InvitationService
 from shared.accounts.service import AccountService, parse_networks
 from shared.accounts.store import AccountStore
 from shared.infra.config import Settings
@@ -35,6 +36,7 @@ from shared.tournaments.store import TournamentStore
 class Services:
     matches: MatchService
     accounts: AccountService
+    invitations: InvitationService  # an account's invitations to matches and tournaments
     tournaments: TournamentService
     monitoring: Monitoring  # readiness, queue lengths, the worker's counters
     limiter: RateLimiter  # the API's per-address and per-token limits
@@ -53,7 +55,8 @@ def build(settings: Settings) -> Services:
     matches = MatchService(store, make_enqueue(settings.broker_url), settings.idempotency_ttl,
                            background=make_enqueue(settings.broker_url, TOURNAMENT_QUEUE),
                            on_finish=make_sender(settings.broker_url, MATCH_FINISHED_TASK),
-                           stats=stats, accounts=account_store)
+                           stats=stats, accounts=account_store,
+                           invitation_ttl=settings.invitation_seconds)
     accounts = AccountService(account_store, matches, parse_networks(settings.webhook_allow))
     limits = TournamentLimits(settings.tournaments_per_client, settings.max_tournament_search,
                               settings.max_tournament_simulations)
@@ -63,14 +66,17 @@ def build(settings: Settings) -> Services:
                                     settings.max_tournament_entrants,
                                     settings.max_tournament_concurrency,
                                     start=make_sender(settings.broker_url, TOURNAMENT_TICK_TASK),
-                                    limits=limits)
+                                    limits=limits,
+                                    invite=account_store.add_invitation,
+                                    invitation_ttl=settings.invitation_seconds)
     accounts.forgetters.append(tournaments.forget_account)  # a deleted account's ratings
     accounts.holders.append(tournaments.running_with_account)
+    invitations = InvitationService(account_store, matches, tournaments, accounts)
     broker_is_store = (settings.broker_url == settings.redis_url
                        and not settings.redis_cluster_nodes)
     monitoring = Monitoring(client, stats, settings.broker_url, broker_is_store,
                             probe=lambda: connect(settings.redis_url,
                                                   settings.redis_cluster_nodes,
                                                   max_connections=50, timeout=PROBE_TIMEOUT))
-    return Services(matches, accounts, tournaments, monitoring, RateLimiter(client),
+    return Services(matches, accounts, invitations, tournaments, monitoring, RateLimiter(client),
                     BotWorkCap(store))

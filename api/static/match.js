@@ -77,9 +77,10 @@ function drawSeats(match) {
   document.getElementById("seats").replaceChildren(...match.seats.map((seat) => Arena.el("li", {
     class: [match.to_move.includes(seat.seat) ? "to-move" : "", seat.seat === page.seat ? "me" : ""].join(" "),
   }, seat.name, seat.kind === "bot" ? ` (bot: ${seat.bot.kind})` : "",
-  seat.joined ? "" : " (open)", seat.seat === page.seat ? " — you" : "")));
+  seat.joined ? "" : seat.invited ? " (invited)" : " (open)", seat.seat === page.seat ? " — you" : "")));
   document.getElementById("seeded").hidden = !match.seeded;
-  const open = match.status === "waiting" && match.seats.some((s) => !s.joined);
+  // An invited account's seat is not open: only that account takes it, by accepting.
+  const open = match.status === "waiting" && match.seats.some((s) => !s.joined && !s.invited);
   document.getElementById("join-row").hidden = !open;
 }
 

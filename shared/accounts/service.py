@@ -87,16 +87,6 @@ class AccountService(AccountLifecycle):
             raise Unauthorized("the key belongs to no account")
         return account_id
 
-    def turns_for_key(self, key: str | None, timeout: float) -> list[dict[str, Any]]:
-        """``wait_for_turns`` for the account of ``key`` (401 as ``authenticate``): in two
-        round trips when nothing is awaited, the key's check read with the account's
-        matches (``AccountStore.account_and_matches``), then the matches."""
-        key_hash = self._key_hash(key)
-        account_id, match_ids = self.store.account_and_matches(key_hash)
-        if account_id is None:
-            raise Unauthorized("the key belongs to no account")
-        return self.wait_for_turns(account_id, timeout, match_ids, key_hash)
-
     def key_holds(self, key: str, account_id: str) -> bool:
         """Whether ``key`` is still a key of ``account_id`` (not revoked): what a stream or
         a long poll asks again after waiting (one round trip)."""

@@ -15,8 +15,11 @@
   endpoint reads it; finished matches are dropped lazily);
 * ``evo:a:{id}:played`` sorted set — match id -> when the account took its seat, for
   ``history`` seconds (what deletion anonymises);
+* ``evo:a:{id}:invitations`` hash — invitation id -> the invitation (JSON): the matches and
+  tournaments that name the account and wait for it to accept (dropped once answered, or
+  lazily once the match or tournament no longer waits);
 * ``evo:a:{id}:gen`` counter and channel ``evo:a:{id}:chg`` — bumped when the account gets a
-  seat in a new match, so a waiting bot wakes.
+  seat in a new match or an invitation, so a waiting bot wakes.
 
 Every key of an account but the channel expires after ``retention`` seconds unused; a request
 with one of its keys (at most once a minute per key) or a new seat renews them all.
@@ -157,7 +160,7 @@ class AccountStore:
             pipe.delete(self._key(account_id, ":keys"))
             pipe.execute()
         with self.redis.pipeline(transaction=False) as pipe:
-            for suffix in ("", ":matches", ":gen", ":played"):
+            for suffix in ("", ":matches", ":gen", ":played", ":invitations"):
                 pipe.delete(self._key(account_id, suffix))
             pipe.execute()
         self.free_name(account_id, name)
@@ -249,12 +252,13 @@ class AccountStore:
             return self.legacy_account(key_hash)
         return account_id
 
-    def account_and_matches(self, key_hash: str) -> tuple[str | None, list[str] | None]:
-        """The account of a key and the account's matches, in one round trip once this
-        process has seen the key: the matches of the account the key belonged to are read
-        with the key's entry, and used only if the entry still names that account (so a
-        revoked key is refused as at once as by :meth:`by_key_hash`). The matches are None
-        when they were not read (a key new to the process)."""
+    def account_and_matches(self, key_hash: str
+                            ) -> tuple[str | None, tuple[list[str], list[dict[str, Any]]] | None]:
+        """The account of a key and the account's matches and invitations, in one round trip
+        once this process has seen the key: those of the account the key belonged to are
+        read with the key's entry, and used only if the entry still names that account (so
+        a revoked key is refused as at once as by :meth:`by_key_hash`). The matches and
+        invitations are None when they were not read (a key new to the process)."""
         guess = self._guesses.get(key_hash)
         if guess is None:
             account_id = self.by_key_hash(key_hash)
@@ -264,10 +268,11 @@ class AccountStore:
         with self.redis.pipeline(transaction=False) as pipe:
             pipe.hgetall(self._key_entry(key_hash))
             pipe.smembers(self._key(guess, ":matches"))
-            entry, matches = pipe.execute()
+            pipe.hgetall(self._key(guess, ":invitations"))
+            entry, matches, found = pipe.execute()
         account_id = self.key_account(key_hash, entry)
         if account_id == guess:
-            return account_id, sorted(matches)
+            return account_id, (sorted(matches), self._sorted_invitations(found))
         self._guesses.pop(key_hash, None)
         return account_id, None
 
@@ -287,7 +292,8 @@ class AccountStore:
             pipe.hset(self._key_entry(key_hash), mapping={"used": now, "renewed": now})
             self._expire(pipe, self._key_entry(key_hash), self._key(account_id),
                          self._key(account_id, ":keys"), self._key(account_id, ":matches"),
-                         self._key(account_id, ":gen"), self._key(account_id, ":played"))
+                         self._key(account_id, ":gen"), self._key(account_id, ":played"),
+                         self._key(account_id, ":invitations"))
             if holds:
                 self._expire(pipe, self._name_index(holds))
             pipe.execute()
@@ -324,17 +330,22 @@ class AccountStore:
         with self.redis.pipeline(transaction=False) as pipe:
             self._expire(pipe, self._key(account_id), self._key(account_id, ":keys"),
                          self._key(account_id, ":matches"), self._key(account_id, ":gen"),
-                         self._key(account_id, ":played"),
+                         self._key(account_id, ":played"), self._key(account_id, ":invitations"),
                          self._name_key(json.loads(data)["name"]),
                          *(self._key_entry(json.loads(v)["hash"]) for v in named.values()))
             pipe.execute()
 
     # -- matches ----------------------------------------------------------------------------
-    def add_match(self, account_id: str, match_id: str) -> None:
-        """Note a new seat of the account and wake its waiting pull requests."""
+    def add_match(self, account_id: str, match_id: str,
+                  invitation: dict[str, Any] | None = None) -> None:
+        """Note a new seat of the account (with its ``invitation`` if the account has yet to
+        accept it) and wake its waiting pull requests."""
         now = time.time()
-        with self.redis.pipeline(transaction=False) as pipe:
+        with self.redis.pipeline(transaction=False) as pipe:  # the account's keys: one slot
             pipe.sadd(self._key(account_id, ":matches"), match_id)
+            if invitation is not None:
+                pipe.hset(self._key(account_id, ":invitations"), invitation["id"],
+                          json.dumps(invitation))
             pipe.incr(self._key(account_id, ":gen"))
             pipe.zadd(self._key(account_id, ":played"), {match_id: now})
             pipe.zremrangebyscore(self._key(account_id, ":played"), "-inf", now - self.history)
@@ -347,6 +358,49 @@ class AccountStore:
         """Every match the account took a seat in within ``history`` seconds (running or
         ended: what deletion anonymises)."""
         return self.redis.zrangebyscore(self._key(account_id, ":played"), "-inf", "+inf")
+
+    def add_invitation(self, account_id: str, invitation: dict[str, Any]) -> None:
+        """Note an invitation (a tournament's) and wake the account's waiting requests."""
+        with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hset(self._key(account_id, ":invitations"), invitation["id"],
+                      json.dumps(invitation))
+            pipe.incr(self._key(account_id, ":gen"))
+            pipe.execute()
+        self.redis.publish(self.channel(account_id), invitation["id"])
+
+    def invitations(self, account_id: str) -> list[dict[str, Any]]:
+        """The account's invitations, oldest first."""
+        return self._sorted_invitations(
+            self.redis.hgetall(self._key(account_id, ":invitations")))
+
+    def matches_and_invitations(self, account_id: str
+                                ) -> tuple[list[str], list[dict[str, Any]]]:
+        """``matches`` and ``invitations`` in one round trip (a pull bot's turns read both)."""
+        with self.redis.pipeline(transaction=False) as pipe:
+            pipe.smembers(self._key(account_id, ":matches"))
+            pipe.hgetall(self._key(account_id, ":invitations"))
+            match_ids, found = pipe.execute()
+        return sorted(match_ids), self._sorted_invitations(found)
+
+    @staticmethod
+    def _sorted_invitations(found: dict[str, str]) -> list[dict[str, Any]]:
+        return sorted((json.loads(v) for v in found.values()),
+                      key=lambda inv: (inv["created_at"], inv["id"]))
+
+    def invitation(self, account_id: str, invitation_id: str) -> dict[str, Any] | None:
+        data = self.redis.hget(self._key(account_id, ":invitations"), invitation_id)
+        return None if data is None else json.loads(data)
+
+    def drop_invitations(self, account_id: str, invitation_ids: Sequence[str]) -> None:
+        """Forget answered (or no longer pending) invitations and wake the account's
+        waiting requests (its stream shows the list without them)."""
+        if not invitation_ids:
+            return
+        with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hdel(self._key(account_id, ":invitations"), *invitation_ids)
+            pipe.incr(self._key(account_id, ":gen"))
+            pipe.execute()
+        self.redis.publish(self.channel(account_id), "invitations")
 
     def matches(self, account_id: str) -> list[str]:
         return sorted(self.redis.smembers(self._key(account_id, ":matches")))

@@ -18,12 +18,15 @@ log = logging.getLogger(__name__)
 
 def sweep(service: MatchService, waiting_expire_seconds: float, now: float | None = None
           ) -> int:
-    """Play the fallback for every overdue seat; expire stale waiting matches. Returns the
-    number of fallback moves played."""
+    """Play the fallback for every overdue seat; abort matches whose invitations expired;
+    expire stale waiting matches. Returns the number of fallback moves played."""
     now = now or time.time()
     played = 0
     for match_id in service.due_deadlines(now):
         played += _time_out(service, match_id, now)
+    for match_id in service.waiting_since(now - service.invitation_ttl):
+        if service.expire_invitations(match_id, now - service.invitation_ttl):
+            log.info("match %s aborted: an invitation expired unanswered", match_id)
     for match_id in service.waiting_since(now - waiting_expire_seconds):
         if service.expire(match_id, now - waiting_expire_seconds):
             log.info("match %s expired waiting for its open seats", match_id)

@@ -20,11 +20,12 @@ from typing import Literal, NotRequired, TypedDict
 class MatchStatus(StrEnum):
     """Where a match is in its life (the ``status`` of a match record and of the API)."""
 
-    WAITING = "waiting"  # an open seat is not joined yet
+    WAITING = "waiting"  # an open seat is not joined yet, or an invited account has not accepted
     RUNNING = "running"
     FINISHED = "finished"  # over, with a result
     EXPIRED = "expired"  # ended without a result: its open seats were never joined
-    ABORTED = "aborted"  # ended without a result: its tournament was cancelled
+    ABORTED = "aborted"  # ended without a result: its tournament was cancelled, or an
+    # invited account declined (or let the invitation expire)
 
 
 #: The statuses of a match that has ended (with a result, or without: expired, aborted).
@@ -69,7 +70,8 @@ class SeatRecord(TypedDict):
     seat: int  # its index, the order of play
     kind: SeatKind
     name: str
-    joined: bool  # false only for an open seat nobody has joined yet
+    joined: bool  # false for an open seat nobody has joined yet and an invited account's seat
+    invited: NotRequired[bool]  # kind "account" only: true until the account accepts
     bot: NotRequired[SeatBot]  # kind "bot" only
     account: NotRequired[str]  # kind "account" only: the account's id
     webhook: NotRequired[bool]  # kind "account" only: its moves are asked for by webhook
@@ -95,8 +97,10 @@ class SeatSpec(TypedDict):
     account: NotRequired[str]  # kind "account" only
 
 
-#: A tournament's status: running until all its matches ended or it was cancelled.
-TournamentStatus = Literal["running", "finished", "cancelled"]
+#: A tournament's status: waiting while an invited account has not accepted, then running
+#: until all its matches ended or it was cancelled; aborted if an invited account declined
+#: or let the invitation expire.
+TournamentStatus = Literal["waiting", "running", "finished", "cancelled", "aborted"]
 #: A tournament slot's status: its match not created yet, playing, or finished.
 SlotStatus = Literal["planned", "running", "finished"]
 #: How a tournament pairs its entrants.

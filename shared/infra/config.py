@@ -22,6 +22,9 @@ class Settings:
     accounts_per_minute: int = 20  # per client address
     tournaments_per_minute: int = 10  # per client address
     waiting_expire_seconds: float = 3600  # a match waiting for open seats this long expires
+    # Seconds an invited account has to accept a match or tournament naming it before the
+    # match or tournament is aborted.
+    invitation_seconds: float = 600
     webhook_default_timeout: float = 10  # seconds a webhook may take without a deadline
     webhook_max_answer_bytes: int = 64 * 1024  # a webhook's longer answer is not read on
     # Rate limits a minute (0: unlimited), per client address unless said otherwise.
@@ -96,6 +99,7 @@ class Settings:
             accounts_per_minute=int(os.environ.get("ACCOUNTS_PER_MINUTE", 20)),
             tournaments_per_minute=int(os.environ.get("TOURNAMENTS_PER_MINUTE", 10)),
             waiting_expire_seconds=float(os.environ.get("WAITING_EXPIRE_SECONDS", 3600)),
+            invitation_seconds=float(os.environ.get("INVITATION_SECONDS", 600)),
             webhook_default_timeout=float(os.environ.get("WEBHOOK_DEFAULT_TIMEOUT", 10)),
             webhook_max_answer_bytes=int(os.environ.get("WEBHOOK_MAX_ANSWER_BYTES", 64 * 1024)),
             matches_per_minute=int(os.environ.get("MATCHES_PER_MINUTE", 120)),

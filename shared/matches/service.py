@@ -10,10 +10,13 @@ sweep performs the handling of a mark left behind (a broker that refused the sen
 that died right after the commit). A send that fails is logged; the mover's answer stands.
 
 Seats are ``human``, ``open``, ``bot`` (a built-in bot) or ``account`` (a registered bot: it
-pulls its turns with its API key, or the worker pushes them to its webhook). A match may set
-``move_deadline``: a person's or pull bot's seat that owes a move past it gets a fallback
-move (``shared.bots.deadlines``); after ``forfeit_after`` consecutive timeouts the seat forfeits
-and the fallback plays it to the end.
+pulls its turns with its API key, or the worker pushes them to its webhook). An account's
+seat is taken at once only for an account the creator vouches for (``accepted``: the key's
+account, a tournament's entrants); any other is an invitation, and the match waits until
+the account accepts (``accept_invitation``) or ends ``aborted`` (a decline, an expiry).
+A match may set ``move_deadline``: a person's or pull bot's seat that owes a move past it gets
+a fallback move (``shared.bots.deadlines``); after ``forfeit_after`` consecutive timeouts the
+seat forfeits and the fallback plays it to the end.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 from shared.accounts.store import AccountStore
@@ -60,8 +63,20 @@ OnFinish = Callable[[str], None]
 
 
 def _public_seat(seat: Mapping[str, object]) -> dict[str, object]:
-    return {key: seat[key] for key in ("seat", "kind", "name", "bot", "account", "joined")
-            if key in seat}
+    return {key: seat[key] for key in ("seat", "kind", "name", "bot", "account", "joined",
+                                       "invited") if key in seat}
+
+
+def is_open(seat: Mapping[str, object]) -> bool:
+    """Whether ``seat`` is an open seat nobody has joined yet (an invited account's seat is
+    not open: only that account may take it, by accepting)."""
+    return seat["kind"] == SeatKind.OPEN and not seat["joined"]
+
+
+def pending_invitations(record: MatchRecord) -> list[str]:
+    """The accounts invited to ``record`` that have not accepted yet (in seat order)."""
+    return list(dict.fromkeys(str(s["account"]) for s in record.seats
+                              if s.get("invited") and "account" in s))
 
 
 def seed_commitment(match_id: str, seed: int | None) -> str:
@@ -107,8 +122,11 @@ def turn_budgeted(record: MatchRecord) -> bool:
 class MatchService:
     def __init__(self, store: MatchStore, enqueue: Enqueue, idempotency_ttl: int = 86400,
                  background: Enqueue | None = None, on_finish: OnFinish | None = None,
-                 stats: WorkerStats | None = None, accounts: AccountStore | None = None):
+                 stats: WorkerStats | None = None, accounts: AccountStore | None = None,
+                 invitation_ttl: float = 600.0):
         self.store = store
+        # How long an invited account has to accept before the match is aborted.
+        self.invitation_ttl = invitation_ttl
         # The accounts' store (given by ``shared.services``, which hands the same one to the
         # accounts service): a match's seats name accounts and index the account's matches.
         self.accounts = accounts or AccountStore(store.redis)
@@ -125,15 +143,20 @@ class MatchService:
     def create_match(self, game_id: str, options: dict[str, Any] | None, seed: int | None,
                      seats: list[dict[str, Any]], *, move_deadline: float | None = None,
                      rated: bool = False, tournament: str | None = None,
-                     forfeit_after: int | None = None, match_id: str | None = None
-                     ) -> tuple[MatchRecord, dict[int, str]]:
+                     forfeit_after: int | None = None, match_id: str | None = None,
+                     accepted: Collection[str] = ()) -> tuple[MatchRecord, dict[int, str]]:
         """Create a match; returns it and the tokens of its human seats (shown only now).
+
+        The seats of the accounts in ``accepted`` (the creator's own, given its key; every
+        entrant of a tournament, which accepted it) are taken at once; every other account's
+        seat is an invitation: the match waits until that account accepts
+        (:meth:`accept_invitation`) and is aborted if it declines or lets it expire.
 
         A tournament names the ``match_id`` it claimed; creating it again returns the stored
         match unchanged (and no token).
         """
         game, resolved = self._game_for(game_id, options, len(seats))
-        stored_seats, tokens = self._seats(seats)
+        stored_seats, tokens = self._seats(seats, accepted)
         accounts = [s["account"] for s in stored_seats if s["kind"] == SeatKind.ACCOUNT]
         if rated and any(s["kind"] not in (SeatKind.BOT, SeatKind.ACCOUNT) for s in stored_seats):
             raise Unprocessable("a rated match needs every seat to be a bot or an account",
@@ -163,8 +186,10 @@ class MatchService:
         created = self.store.create(record, {s: hash_secret(t) for s, t in tokens.items()})
         # Noting the seats again is harmless, and needed if a creator died half-way (its bot
         # turns are re-enqueued by the sweep).
+        invited = set(pending_invitations(record))
         for account_id in dict.fromkeys(accounts):
-            self.accounts.add_match(account_id, record.id)
+            self.accounts.add_match(account_id, record.id, self._invitation(
+                record, account_id) if account_id in invited and created else None)
         if not created:
             return self.load(record.id), {}
         self.enqueue_bot_turns(record)
@@ -188,9 +213,20 @@ class MatchService:
         except ValueError as exc:
             raise Unprocessable(str(exc), field="options") from None
 
-    def _seats(self, seats: list[dict[str, Any]]
+    def _invitation(self, record: MatchRecord, account_id: str) -> dict[str, Any]:
+        """What an invited account is shown of the match that names it."""
+        return {"id": f"match-{record.id}", "kind": "match", "match": record.id,
+                "game": record.game, "rated": record.rated,
+                "move_deadline": record.move_deadline,
+                "seats": [s["seat"] for s in record.seats if s.get("account") == account_id],
+                "created_at": record.created_at,
+                "expires_at": record.created_at + self.invitation_ttl}
+
+    def _seats(self, seats: list[dict[str, Any]], accepted: Collection[str] = ()
                ) -> tuple[list[SeatRecord], dict[int, str]]:
-        """The seats as stored, and the tokens of the human seats (shown only once)."""
+        """The seats as stored, and the tokens of the human seats (shown only once). An
+        account's seat takes the account's own name (a seat never renames an account) and
+        is an invitation unless the account is in ``accepted``."""
         stored_seats: list[SeatRecord] = []
         tokens: dict[int, str] = {}
         for index, spec in enumerate(seats):
@@ -202,8 +238,10 @@ class MatchService:
             if spec["kind"] == SeatKind.ACCOUNT:
                 account = self._account(spec.get("account"), index)
                 seat["account"] = account["id"]
-                seat["name"] = spec.get("name") or account["name"]
+                seat["name"] = str(account["name"])
                 seat["webhook"] = bool(account.get("webhook"))
+                if account["id"] not in accepted:
+                    seat["joined"], seat["invited"] = False, True
             if spec["kind"] == SeatKind.HUMAN:
                 tokens[index] = secrets.token_urlsafe(32)
             stored_seats.append(seat)
@@ -424,7 +462,7 @@ class MatchService:
         out = []
         for record in self.store.active_records(LIST_SCAN):
             seats = [_public_seat(s) for s in record.seats]
-            has_open = any(not s["joined"] for s in seats)
+            has_open = any(is_open(s) for s in record.seats)
             if ((status is not None and record.status != status)
                     or (game is not None and record.game != game)
                     or (open_seat is not None and has_open != open_seat)
@@ -432,7 +470,7 @@ class MatchService:
                 continue
             out.append({"id": record.id, "game": record.game, "status": record.status,
                         "version": record.version, "seats": seats, "to_move": record.to_move,
-                        "open_seats": [s["seat"] for s in seats if not s["joined"]],
+                        "open_seats": [s["seat"] for s in seats if is_open(s)],
                         "tournament": record.tournament, "seeded": record.seeded,
                         "created_at": record.created_at, "updated_at": record.updated_at})
             if len(out) == limit:
@@ -460,9 +498,10 @@ class MatchService:
              ) -> tuple[MatchRecord, int, str]:
         for _ in range(10):  # retry a lost compare-and-set against other joiners
             record = self.load(match_id)
-            open_seats = [s["seat"] for s in record.seats if not s["joined"]]
-            if record.status == MatchStatus.EXPIRED:
-                raise Conflict("this match expired before its open seats were joined")
+            open_seats = [s["seat"] for s in record.seats if is_open(s)]
+            if record.status in ENDED:
+                raise Conflict(f"this match is {record.status}: its open seats can no longer "
+                               "be joined")
             if not open_seats:
                 raise Conflict("this match has no open seat left")
             if seat is None:
@@ -493,6 +532,71 @@ class MatchService:
                 self.send_bot_turns(record, due)
                 return record, chosen, token
         raise Conflict("too many concurrent joins; try again")
+
+    # -- invitations: an account's seat is taken only by that account ---------------------
+    def accept_invitation(self, match_id: str, account_id: str) -> MatchRecord:
+        """``account_id`` takes its invited seats; the match starts once no seat waits.
+
+        Accepting again changes nothing. 404 for an account the match does not name, 409
+        once the match has ended (declined, expired, or its open seats never joined)."""
+        for _ in range(10):  # retry a lost compare-and-set against other acceptances
+            record = self.load(match_id)
+            mine = self._invited_seats(record, account_id)
+            if not mine:
+                return record  # accepted before
+            expected = record.version
+            for seat in mine:
+                record.seats[seat]["joined"] = True
+                record.seats[seat].pop("invited", None)
+            record.updated_at = time.time()
+            if all(s["joined"] for s in record.seats):
+                record.status = MatchStatus.RUNNING
+                self._restart_clocks(record, None)
+            record.version += 1
+            entry = {"version": record.version, "at": record.updated_at, "events": [
+                {"type": "invitation_accepted", "account": account_id, "seats": mine}]}
+            due = self.bot_seats_due(record)
+            if self.store.commit(record, expected, [entry], queued=due, queued_ttl=QUEUED_TTL):
+                self.send_bot_turns(record, due)
+                return record
+        raise Conflict("too many concurrent changes; try again")
+
+    def decline_invitation(self, match_id: str, account_id: str) -> MatchRecord:
+        """``account_id`` declines: the match ends ``aborted`` (nothing is rated). 409 if
+        the account has already accepted or the match has ended."""
+        for _ in range(10):  # retry a lost compare-and-set against the other seats
+            record = self.load(match_id)
+            if not self._invited_seats(record, account_id):
+                raise Conflict("the invitation was already accepted; the match is on")
+            if self._end(record, MatchStatus.ABORTED, {
+                    "type": "aborted", "account": account_id,
+                    "reason": f"account {account_id} declined the invitation"}):
+                return record
+        raise Conflict("too many concurrent changes; try again")
+
+    def _invited_seats(self, record: MatchRecord, account_id: str) -> list[int]:
+        """The seats ``account_id`` is invited to and has not taken (404 if it holds none,
+        409 if the match has ended)."""
+        held = [s for s in record.seats if s.get("account") == account_id]
+        if not held:
+            raise NotFound(f"match {record.id!r} has no seat for this account")
+        if record.status in ENDED:
+            raise Conflict(f"the match is {record.status}", version=record.version)
+        return [s["seat"] for s in held if s.get("invited")]
+
+    def expire_invitations(self, match_id: str, created_before: float) -> bool:
+        """Abort a match created before ``created_before`` whose invited accounts have not
+        all accepted (``invitation_ttl`` passed); True if this call ended it."""
+        record = self.store.load(match_id)
+        if (record is None or record.status != MatchStatus.WAITING
+                or record.created_at >= created_before):
+            return False
+        late = pending_invitations(record)
+        if not late:
+            return False
+        return self._end(record, MatchStatus.ABORTED, {
+            "type": "aborted", "accounts": late,
+            "reason": f"the invitation of account(s) {', '.join(late)} expired unanswered"})
 
     # -- playing ----------------------------------------------------------------------------
     def submit_move(self, match_id: str, seat: int, expected_version: int,
@@ -539,8 +643,8 @@ class MatchService:
         ``rejudge``: how many more times a lost compare-and-set judges the move again."""
         record = given if given is not None else self.load(match_id)
         if record.status == MatchStatus.WAITING:
-            raise Conflict("the match is waiting for its open seats to be joined",
-                           version=record.version)
+            raise Conflict("the match is waiting for its open seats to be joined or its "
+                           "invited accounts to accept", version=record.version)
         if record.status in ENDED:
             ended = "over" if record.status == MatchStatus.FINISHED else record.status
             raise Conflict(f"the match is {ended}", version=record.version)
@@ -714,8 +818,10 @@ class MatchService:
             if record is not None:
                 self.store.index_deadlines(record)  # joined or gone: drop it from the index
             return False
+        if pending_invitations(record):
+            return False  # an invitation's own expiry aborts it (expire_invitations)
         return self._end(record, MatchStatus.EXPIRED, {"type": "expired", "open_seats": [
-            s["seat"] for s in record.seats if not s["joined"]]})
+            s["seat"] for s in record.seats if is_open(s)]})
 
     def expire_stalled(self, match_id: str, updated_before: float) -> bool:
         """End a running match nobody has moved in since before ``updated_before``.

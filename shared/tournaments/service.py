@@ -22,7 +22,8 @@ import logging
 import secrets
 import time
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from shared.domain.errors import Conflict, NotFound, TooManyRequests, Unprocessable
@@ -48,7 +49,9 @@ class TournamentService:
     def __init__(self, matches: MatchService, store: TournamentStore, ratings: RatingStore,
                  max_matches: int = 5000, max_entrants: int = 64, max_concurrency: int = 32,
                  start: Callable[[str], None] | None = None,
-                 limits: TournamentLimits | None = None) -> None:
+                 limits: TournamentLimits | None = None,
+                 invite: Callable[[str, dict[str, Any]], None] | None = None,
+                 invitation_ttl: float = 600.0) -> None:
         # Matches only through their service; the tournaments' and ratings' own keys through
         # the stores ``shared.services`` builds on the same client (one door per store).
         self.matches = matches
@@ -59,14 +62,20 @@ class TournamentService:
         self.max_entrants = max_entrants
         self.max_concurrency = max_concurrency
         self.limits = limits or TournamentLimits()
+        # Notes an invitation in the invited account's list (``AccountStore.add_invitation``,
+        # given by ``shared.services``); how long the account has to accept it.
+        self.invite = invite
+        self.invitation_ttl = invitation_ttl
 
     # -- creation ---------------------------------------------------------------------------
-    def create(self, spec: dict[str, Any], owner_hash: str = "", client: str = ""
-               ) -> dict[str, Any]:
+    def create(self, spec: dict[str, Any], owner_hash: str = "", client: str = "",
+               accepted: Collection[str] = ()) -> dict[str, Any]:
         """Validate ``spec``, plan the matches, store the tournament and start it.
 
         ``owner_hash`` is the hash of the token that may cancel it; ``client`` the address
-        it counts against (its cap of running tournaments; "": none).
+        it counts against (its cap of running tournaments; "": none). An account entrant not
+        in ``accepted`` (the creator's own account, given its key) is invited: the tournament
+        waits until every invited account accepts (``accept_invitation``).
         """
         try:
             game = get_game(spec["game"])
@@ -100,8 +109,12 @@ class TournamentService:
             "created_at": time.time(), "finished_at": None, "byes": {}, "swiss_round": 0,
             "note": None, "owner_hash": owner_hash}
         self._admit(client, tournament_id)
+        invited = self._mark_invited(meta, accepted)
         self.store.create(meta, {slot["slot"]: slot for slot in slots})
-        self.start(tournament_id)
+        if invited:
+            self._send_invitations(meta, invited)
+        else:
+            self.start(tournament_id)
         return self.load(tournament_id)
 
     def _admit(self, client: str, tournament_id: str) -> None:
@@ -128,7 +141,9 @@ class TournamentService:
                 raise Unprocessable(f"entrant {index}: no account with id "
                                     f"{spec['account']!r}", field="entrants")
             seat = {"kind": SeatKind.ACCOUNT, "account": account["id"], "name": account["name"]}
-        name = spec.get("name") or ratings.player_name(seat)
+        # An account plays under its own name (an entrant's never renames it).
+        name = seat["name"] if "account" in seat else (
+            spec.get("name") or ratings.player_name(seat))
         return {**seat, "index": index, "name": name, "player": ratings.player_key(seat)}
 
     def _check_size(self, spec: dict[str, Any], least: int, most: int, entrants: int) -> None:
@@ -192,8 +207,8 @@ class TournamentService:
 
     @staticmethod
     def _public(meta: dict[str, Any]) -> dict[str, Any]:
-        entrants = [{key: e[key] for key in ("index", "name", "kind", "bot", "account", "player")
-                     if key in e} for e in meta["entrants"]]
+        entrants = [{key: e[key] for key in ("index", "name", "kind", "bot", "account", "player",
+                                             "invited") if key in e} for e in meta["entrants"]]
         public = {key: meta[key] for key in (
             "id", "name", "game", "options", "format", "seats", "rounds", "deals", "seed",
             "move_deadline", "forfeit_after", "concurrency", "status", "created_at",
@@ -206,7 +221,7 @@ class TournamentService:
     def _seed_shown(meta: dict[str, Any]) -> bool:
         """A server-drawn seed stays secret while matches dealt from it run (an entrant who
         knew it could foresee hidden cards); a creator-chosen one is no secret to hide."""
-        return meta["status"] != "running" or bool(meta.get("seeded", True))
+        return meta["status"] not in ("running", "waiting") or bool(meta.get("seeded", True))
 
     @staticmethod
     def _progress(meta: dict[str, Any], running: int) -> dict[str, Any]:
@@ -242,7 +257,7 @@ class TournamentService:
     def cancel(self, tournament_id: str) -> dict[str, Any]:
         """Start no more matches and abort the running ones (finished ones stay rated)."""
         meta = self.load(tournament_id)
-        if meta["status"] != "running":
+        if meta["status"] not in ("running", "waiting"):
             raise Conflict(f"the tournament is already {meta['status']}")
         meta.update(status="cancelled", finished_at=time.time())
         self.store.save_meta(meta)
@@ -389,7 +404,8 @@ class TournamentService:
         self.matches.create_match(
             meta["game"], meta["options"], plan["seed"], seats,
             move_deadline=meta["move_deadline"], rated=True, tournament=meta["id"],
-            forfeit_after=meta["forfeit_after"], match_id=match_id)
+            forfeit_after=meta["forfeit_after"], match_id=match_id,
+            accepted=[s["account"] for s in seats if "account" in s])  # entered: accepted
 
     # -- ratings ----------------------------------------------------------------------------
     def rate(self, record: MatchRecord) -> dict[str, Any] | None:
@@ -468,6 +484,7 @@ class TournamentService:
         the number of ends handled."""
         now = time.time() if now is None else now
         handled = self.sweep_finished(now - finish_grace, now)
+        self.expire_invitations(now)
         for tournament_id in self.store.running():
             self.tick(tournament_id)
         return handled
@@ -512,6 +529,109 @@ class TournamentService:
                            "matches": current["matches"]},
                 "history": self.ratings.history(game_id, player, limit)}
 
+
+    # -- invitations: an account entrant is seated only once it accepts --------------------
+    # Kept apart from the scheduler: a waiting tournament is never stepped (``_step`` runs
+    # only a running one); these change its status under the scheduler's lease.
+    @staticmethod
+    def _mark_invited(meta: dict[str, Any], accepted: Collection[str]) -> list[str]:
+        """Mark the entrants of accounts not in ``accepted`` as invited; the tournament then
+        waits. Returns the invited accounts."""
+        invited: list[str] = []
+        for entrant in meta["entrants"]:
+            if "account" in entrant and entrant["account"] not in accepted:
+                entrant["invited"] = True
+                invited.append(entrant["account"])
+        if invited:
+            meta["status"] = "waiting"
+        return list(dict.fromkeys(invited))
+
+    def _send_invitations(self, meta: dict[str, Any], accounts: Sequence[str]) -> None:
+        if self.invite is None:
+            return
+        for account_id in accounts:
+            self.invite(account_id, {
+                "id": f"tournament-{meta['id']}", "kind": "tournament",
+                "tournament": meta["id"], "game": meta["game"], "name": meta["name"],
+                "format": meta["format"], "move_deadline": meta["move_deadline"],
+                "entrants": [e["index"] for e in meta["entrants"]
+                             if e.get("account") == account_id],
+                "created_at": meta["created_at"],
+                "expires_at": meta["created_at"] + self.invitation_ttl})
+
+    def accept_invitation(self, tournament_id: str, account_id: str) -> dict[str, Any]:
+        """``account_id`` takes its entries; the tournament starts once none is pending.
+        Accepting again changes nothing; 404 if no entrant is the account's, 409 once the
+        tournament was aborted or cancelled."""
+        with self._leased(tournament_id):
+            meta = self._invited_meta(tournament_id, account_id)
+            if meta["status"] == "waiting":
+                for entrant in meta["entrants"]:
+                    if entrant.get("account") == account_id:
+                        entrant.pop("invited", None)
+                if not any(e.get("invited") for e in meta["entrants"]):
+                    meta["status"] = "running"
+                self.store.save_meta(meta)
+        if meta["status"] == "running":
+            self.start(tournament_id)
+        return self.describe(tournament_id)
+
+    def decline_invitation(self, tournament_id: str, account_id: str) -> dict[str, Any]:
+        """``account_id`` declines: the tournament is aborted before any match (409 if it is
+        no longer waiting)."""
+        with self._leased(tournament_id):
+            meta = self._invited_meta(tournament_id, account_id)
+            if meta["status"] != "waiting":
+                raise Conflict(f"the tournament is {meta['status']}: too late to decline")
+            meta.update(status="aborted", finished_at=time.time(),
+                        note=f"account {account_id} declined the invitation")
+            self.store.save_meta(meta)
+        return self.describe(tournament_id)
+
+    def _invited_meta(self, tournament_id: str, account_id: str) -> dict[str, Any]:
+        meta = self.load(tournament_id)
+        if not any(e.get("account") == account_id for e in meta["entrants"]):
+            raise NotFound(f"tournament {tournament_id!r} has no entrant for this account")
+        if meta["status"] not in ("running", "waiting"):
+            raise Conflict(f"the tournament is {meta['status']}")
+        return meta
+
+    def expire_invitations(self, now: float) -> int:
+        """Abort every tournament still waiting ``invitation_ttl`` seconds after its
+        creation; returns how many."""
+        aborted = 0
+        for tournament_id in self.store.running():
+            meta = self.store.load(tournament_id)
+            if (meta is None or meta["status"] != "waiting"
+                    or meta["created_at"] + self.invitation_ttl > now
+                    or not self.store.lock(tournament_id, LOCK_SECONDS)):
+                continue
+            try:
+                meta = self.store.load(tournament_id)
+                if meta is not None and meta["status"] == "waiting":
+                    late = sorted({e["account"] for e in meta["entrants"] if e.get("invited")})
+                    meta.update(status="aborted", finished_at=now, note=(
+                        f"the invitation of account(s) {', '.join(late)} expired unanswered"))
+                    self.store.save_meta(meta)
+                    aborted += 1
+            finally:
+                self.store.unlock(tournament_id)
+        return aborted
+
+    @contextmanager
+    def _leased(self, tournament_id: str) -> Iterator[None]:
+        """Hold the scheduler's lease on ``tournament_id`` (a tick holds it for milliseconds:
+        wait up to a few seconds for it, then 409)."""
+        for _ in range(100):
+            if self.store.lock(tournament_id, LOCK_SECONDS):
+                break
+            time.sleep(0.03)
+        else:
+            raise Conflict("the tournament is busy; try again")
+        try:
+            yield
+        finally:
+            self.store.unlock(tournament_id)
 
 def _outcome(match_id: str, result: dict[str, Any] | None, forfeited: list[int],
              finished_at: float) -> dict[str, Any]:

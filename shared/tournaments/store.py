@@ -15,7 +15,8 @@ Tournament ``evo:t:{id}`` (every key of one tournament shares the prefix):
   a tick reads what ended instead of every running match;
 * ``evo:t:{id}:lock`` string — the scheduler's lease (TTL); ``evo:t:{id}:dirty`` — another
   finished match arrived while the lease was held;
-* ``evo:t:running`` set — tournaments still running (the periodic tick reads it);
+* ``evo:t:running`` set — tournaments still running or waiting for invited accounts (the
+  periodic tick reads it);
 * ``evo:t:all`` sorted set — every kept tournament by creation number (``evo:t:seq``, a
   counter), newest last: ``GET /v1/tournaments`` pages through it (an expired one is dropped
   when met);
@@ -44,6 +45,10 @@ from shared.infra.notifier import wait_on
 from shared.infra.redis_client import RedisClient, is_cluster
 
 Rating = dict[str, Any]  # {"name", "mu", "sigma", "matches"}
+
+
+#: The statuses a tournament stays in the ``evo:t:running`` index with.
+LIVE = frozenset({"running", "waiting"})
 
 
 @dataclass
@@ -135,6 +140,7 @@ class TournamentStore:
             {str(m) for m in ended}, {int(s) for s in started})
 
     def running(self) -> list[str]:
+        """The tournaments running or waiting for their invited accounts."""
         return sorted(self.redis.smembers("evo:t:running"))
 
     def wait_for_change(self, tournament_id: str, seen: int, timeout: float) -> int | None:
@@ -173,7 +179,7 @@ class TournamentStore:
             pipe.hset(self._key(tournament_id), "meta", json.dumps(stored))
             pipe.hincrby(self._key(tournament_id), "version", 1)
             _, version = pipe.execute()
-        if meta["status"] != "running":  # the global index, after the tournament's own write
+        if meta["status"] not in LIVE:  # the global index, after the tournament's own write
             self.redis.srem("evo:t:running", tournament_id)
             self.expire(tournament_id)
         self.redis.publish(self.channel(tournament_id), version)

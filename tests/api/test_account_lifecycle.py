@@ -67,7 +67,7 @@ def test_a_rotated_key_is_refused_at_once_by_every_process(client: FlaskClient,
     other = make_app(redis_url).test_client()  # a second API process: its own stores
     for api in (client, other):  # each process has seen the key (its account, its turns)
         assert api.get("/v1/me", headers=auth(old)).status_code == 200
-        assert api.get("/v1/me/turns", headers=auth(old)).get_json() == {"turns": []}
+        assert api.get("/v1/me/turns", headers=auth(old)).get_json() == {"turns": [], "invitations": []}
     listed = check(client.get("/v1/me/keys", headers=auth(old)), "/v1/me/keys", "GET")
     assert [row["name"] for row in listed["keys"]] == ["default"]
     made = client.post("/v1/me/keys", headers=auth(old), json={"name": "ci-2"})
@@ -213,8 +213,9 @@ def test_deleting_frees_the_name_revokes_keys_and_anonymises_the_leaderboard(
     (row,) = [r for r in board if r["player"] == f"account:{account['id']}"]
     assert row["name"] == name
     # A live match: the account's seat against a person.
-    match = client.post("/v1/matches", json={"game": "savanna", "seats": [
-        {"kind": "account", "account": account["id"]}, {"kind": "human"}]}).get_json()
+    match = client.post("/v1/matches", headers=auth(account["key"]), json={
+        "game": "savanna", "seats": [
+            {"kind": "account", "account": account["id"]}, {"kind": "human"}]}).get_json()
 
     deleted = client.delete("/v1/me", headers=auth(account["key"]))
     assert deleted.status_code == 204, deleted.get_data(as_text=True)

@@ -34,7 +34,7 @@ def test_accounts_and_their_turns_follow_the_contract(client: FlaskClient) -> No
         assert response.status_code == 401
         check(response, "/v1/me", "GET")
     assert check(client.get("/v1/me/turns?wait=0.1", headers=bearer(key)), "/v1/me/turns",
-                 "GET") == {"turns": []}
+                 "GET") == {"turns": [], "invitations": []}
     bad = client.get("/v1/me/turns?wait=soon", headers=bearer(key))
     assert bad.status_code == 422
     check(bad, "/v1/me/turns", "GET")
@@ -42,8 +42,9 @@ def test_accounts_and_their_turns_follow_the_contract(client: FlaskClient) -> No
     assert refused.status_code == 422 and check(refused, "/v1/accounts", "POST")["field"] == \
         "webhook"
 
-    # A match with the account's seat and a deadline: the key reads and plays that seat.
-    match = check(client.post("/v1/matches", json={
+    # A match with the account's seat and a deadline, created with its key (so the seat is
+    # taken, not an invitation): the key reads and plays that seat.
+    match = check(client.post("/v1/matches", headers=bearer(key), json={
         "game": "savanna", "seed": 1, "move_deadline": 30, "seats": [
             {"kind": "account", "account": account["id"]}, {"kind": "human"}]}),
         "/v1/matches", "POST")
@@ -69,7 +70,7 @@ def test_accounts_and_their_turns_follow_the_contract(client: FlaskClient) -> No
                          json={"version": turn["version"], "move_id": turn["moves"][0]["id"]})
     assert check(played, MATCH + "/moves", "POST")["applied_at"] == turn["version"]
     assert check(client.get("/v1/me/turns", headers=bearer(key)), "/v1/me/turns",
-                 "GET") == {"turns": []}  # answered: not handed out again
+                 "GET") == {"turns": [], "invitations": []}  # answered: not handed out again
     for body in ({"kind": "account"}, {"kind": "human", "account": "x"}):
         wrong = client.post("/v1/matches", json={"game": "savanna", "seats": [body] * 2})
         assert wrong.status_code == 422

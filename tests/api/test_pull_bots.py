@@ -53,8 +53,9 @@ def start(client: FlaskClient, game: str, seed: int) -> tuple[str, str, str]:
     """A match of a pull bot (seat 0) and a person (seat 1): its id, the key, the token."""
     created = client.post("/v1/accounts", json={"name": f"Puller {game}"})
     account = created.get_json()
-    match = client.post("/v1/matches", json={"game": game, "seed": seed, "seats": [
-        {"kind": "account", "account": account["id"]}, {"kind": "human"}]}).get_json()
+    match = client.post("/v1/matches", headers=bearer(account["key"]), json={
+        "game": game, "seed": seed, "seats": [
+            {"kind": "account", "account": account["id"]}, {"kind": "human"}]}).get_json()
     return match["id"], account["key"], match["tokens"][0]["token"]
 
 

@@ -156,7 +156,8 @@ def test_a_pull_bot_is_not_offered_a_turn_in_a_match_under_retired_rules(
         client: FlaskClient, redis_client: redis.Redis) -> None:
     account = client.post("/v1/accounts", json={"name": "Puller"}).get_json()
     seats = [{"kind": "account", "account": account["id"]}, {"kind": "human"}]
-    old, playable = (client.post("/v1/matches", json={"game": "savanna", "seats": seats})
+    old, playable = (client.post("/v1/matches", headers=auth(account["key"]),
+                                 json={"game": "savanna", "seats": seats})
                      .get_json() for _ in range(2))
     store_as_savanna_1(redis_client, old["id"])
     turns = check(client.get("/v1/me/turns", headers=auth(account["key"])), "/v1/me/turns",

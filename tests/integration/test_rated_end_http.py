@@ -24,8 +24,14 @@ def test_a_rated_end_the_api_cannot_send_is_rated_by_the_sweep(
         client = Client(url)
         accounts = [client.call("POST", "/v1/accounts", json={"name": name}).json()
                     for name in ("end-ant", "end-bee")]
-        match = client.create({"game": "savanna", "rated": True, "seats": [
-            {"kind": "account", "account": account["id"]} for account in accounts]})
+        created = client.call("POST", "/v1/matches", accounts[0]["key"], json={
+            "game": "savanna", "rated": True, "seats": [
+                {"kind": "account", "account": account["id"]} for account in accounts]})
+        assert created.status_code == 201, created.text
+        match = created.json()
+        accepted = client.call("POST", f"/v1/me/invitations/match-{match['id']}/accept",
+                               accounts[1]["key"])
+        assert accepted.json()["status"] == "running", accepted.text
         rng, answer = random.Random(9), {"status": "running", "to_move": [0]}
         while answer["status"] == "running":
             key = accounts[answer["to_move"][0]]["key"]

@@ -81,10 +81,17 @@ def stack(client: Client, worker: Worker, tournament_worker: Worker) -> Client:
 # once revealed (docs/rules/savanna.md, S-2.2 and S-2.6).
 MOVES_PER_SEAT = 40
 
-def create(client: Client, body: dict[str, Any]) -> dict[str, Any]:
+def create(client: Client, body: dict[str, Any], *invited: dict[str, Any]) -> dict[str, Any]:
+    """Create a tournament; each ``invited`` account (with its ``key``) then accepts the
+    invitation it got (an account entrant is entered only with its consent)."""
     response = client.call("POST", "/v1/tournaments", json=body)
     assert response.status_code == 201, response.text
-    return response.json()
+    created: dict[str, Any] = response.json()
+    for entrant in invited:
+        accepted = client.call("POST", f"/v1/me/invitations/tournament-{created['id']}/accept",
+                               entrant["key"])
+        assert accepted.status_code == 200, accepted.text
+    return created
 
 
 def wait_over(client: Client, tournament_id: str, timeout: float = 120) -> dict[str, Any]:
@@ -176,7 +183,8 @@ def test_a_pull_bot_process_plays_a_tournament(stack: Client, tmp_path: Path) ->
         puller["id"]
     created = create(stack, {"game": "savanna", "format": "round_robin", "seed": 3,
                              "move_deadline": 20, "entrants": [
-                                 {"account": puller["id"]}, {"bot": {"kind": "random"}}]})
+                                 {"account": puller["id"]}, {"bot": {"kind": "random"}}]},
+                     puller)
     bot = subprocess.Popen([sys.executable, "-m", "tests.integration.pull_bot", stack.base,
                             puller["key"], created["id"]], stdout=subprocess.PIPE, text=True)
     try:
@@ -190,7 +198,8 @@ def test_a_pull_bot_process_plays_a_tournament(stack: Client, tmp_path: Path) ->
         events = stack.call("GET", f"/v1/matches/{row['match']}/events").json()["events"]
         seat = next(s["seat"] for s in row["seats"] if s["entrant"] == 0)
         assert not [e for e in events if e.get("seat") == seat and "timeout" in e]
-    assert stack.call("GET", "/v1/me/turns", puller["key"]).json() == {"turns": []}
+    assert stack.call("GET", "/v1/me/turns", puller["key"]).json() == {"turns": [],
+                                                                         "invitations": []}
 
 
 def pull_bot_statuses(client: Client, key: str, tournament_id: str, seed: int
@@ -220,7 +229,7 @@ def test_a_pull_bot_that_plays_the_turn_it_was_handed_is_never_refused(
     created = create(stack, {"game": game, "format": "round_robin", "seed": 5,
                              "move_deadline": 60, "concurrency": 2, "entrants": [
                                  {"account": puller["id"]}, {"bot": {"kind": "random"}},
-                                 {"bot": {"kind": "greedy"}}]})
+                                 {"bot": {"kind": "greedy"}}]}, puller)
     played = pull_bot_statuses(stack, puller["key"], created["id"], seed=3)
     assert wait_over(stack, created["id"])["status"] == "finished"
     refused = [(turn, status) for turn, status in played if status != 200]
@@ -274,7 +283,7 @@ def test_webhook_bots_play_and_ratings_equal_openskill(stack: Client, redis_url:
     assert me["webhook"].startswith(webhook_bots.url)
     created = create(stack, {"game": "savanna", "format": "round_robin", "seed": 9,
                              "move_deadline": 10, "entrants": [
-                                 {"account": h["id"]} for h in hooks]})
+                                 {"account": h["id"]} for h in hooks]}, *hooks)
     assert "webhook" not in json.dumps(created) and "key" not in json.dumps(created["entrants"])
     final = wait_over(stack, created["id"])
     assert final["status"] == "finished"
@@ -330,7 +339,7 @@ def test_a_silent_bot_times_out_forfeits_and_the_tournament_finishes(
     created = create(stack, {"game": "savanna", "format": "round_robin", "seed": 4,
                              "move_deadline": 0.3, "forfeit_after": 2, "concurrency": 6,
                              "entrants": [{"account": silent["id"]}, {"account": wrong["id"]},
-                                          {"bot": {"kind": "random"}}]})
+                                          {"bot": {"kind": "random"}}]}, silent, wrong)
     final = wait_over(stack, created["id"], timeout=90)
     assert final["status"] == "finished"
     for row in export(stack, created["id"]):

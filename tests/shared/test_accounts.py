@@ -63,7 +63,8 @@ def test_an_account_key_plays_its_seats_and_lists_its_owed_turns(
     puller, key = accounts.create("Puller", None)
     other, other_key = accounts.create("Other", None)
     record, tokens = matches.create_match("savanna", {}, 5, [
-        {"kind": "account", "account": puller["id"]}, {"kind": "human"}], move_deadline=30)
+        {"kind": "account", "account": puller["id"]}, {"kind": "human"}], move_deadline=30,
+        accepted=[puller["id"]])
     assert tokens.keys() == {1} and record.seats[0]["name"] == "Puller"
     assert record.owed_since.keys() == {0, 1}  # a pull bot's seat is clocked
     turns = accounts.wait_for_turns(puller["id"], 0)
@@ -97,9 +98,11 @@ def test_a_match_under_retired_rules_lists_no_turn_until_its_rules_are_played_ag
     matches, accounts = services
     puller, _ = accounts.create("Puller", None)
     old, _ = matches.create_match("savanna", {}, 5, [
-        {"kind": "account", "account": puller["id"]}, {"kind": "human"}])
+        {"kind": "account", "account": puller["id"]}, {"kind": "human"}],
+        accepted=[puller["id"]])
     playable, _ = matches.create_match("savanna", {}, 6, [
-        {"kind": "account", "account": puller["id"]}, {"kind": "human"}])
+        {"kind": "account", "account": puller["id"]}, {"kind": "human"}],
+        accepted=[puller["id"]])
     assert {t["match"] for t in accounts.owed_turns(puller["id"])} == {old.id, playable.id}
     stored = store_client.hgetall(match_key(old.id))
     store_as_savanna_1(store_client, old.id)

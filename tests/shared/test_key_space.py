@@ -62,3 +62,14 @@ def test_every_documented_prefix_is_spelled_by_its_owner() -> None:
     where = spelled()
     stale = sorted(f"evo:{p}" for p, owner in documented().items() if not owner & where[p])
     assert stale == [], f"docs/keys.md names keys its owner no longer spells: {stale}"
+
+
+def test_every_key_of_an_account_is_in_the_table() -> None:
+    """The accounts store spells its keys as ``evo:a:{id}`` plus a suffix: each one is a row
+    (``evo:a:<id>:invitations`` among them)."""
+    source = (ROOT / "shared" / "accounts" / "store.py").read_text()
+    suffixes = set(re.findall(r"_key\([a-z_]+, \"(:[a-z]+)\"\)", source))
+    table = (ROOT / "docs" / "keys.md").read_text()
+    assert ":invitations" in suffixes and ":matches" in suffixes
+    missing = sorted(s for s in suffixes if f"`evo:a:<id>{s}`" not in table)
+    assert missing == [], f"account keys missing from docs/keys.md: {missing}"

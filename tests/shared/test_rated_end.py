@@ -47,7 +47,8 @@ def rated_match(matches: MatchService) -> MatchRecord:
     suffix = secrets.token_hex(3)
     ids = [accounts.create(f"{name}-{suffix}", None)[0]["id"] for name in ("ant", "bee")]
     record, _ = matches.create_match("savanna", {}, 7, [{"kind": "account", "account": a}
-                                                        for a in ids], rated=True)
+                                                        for a in ids], rated=True,
+                                        accepted=ids)
     return record
 
 
