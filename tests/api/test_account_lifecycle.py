@@ -67,7 +67,8 @@ def test_a_rotated_key_is_refused_at_once_by_every_process(client: FlaskClient,
     other = make_app(redis_url).test_client()  # a second API process: its own stores
     for api in (client, other):  # each process has seen the key (its account, its turns)
         assert api.get("/v1/me", headers=auth(old)).status_code == 200
-        assert api.get("/v1/me/turns", headers=auth(old)).get_json() == {"turns": [], "invitations": []}
+        assert api.get("/v1/me/turns", headers=auth(old)).get_json() == {
+            "turns": [], "invitations": []}
     listed = check(client.get("/v1/me/keys", headers=auth(old)), "/v1/me/keys", "GET")
     assert [row["name"] for row in listed["keys"]] == ["default"]
     made = client.post("/v1/me/keys", headers=auth(old), json={"name": "ci-2"})

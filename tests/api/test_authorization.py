@@ -5,10 +5,9 @@ key, another match's seat token, another tournament's owner token) and lets the 
 
 from __future__ import annotations
 
-import secrets
-
 import dataclasses
 import re
+import secrets
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
