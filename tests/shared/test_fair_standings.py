@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from shared.domain.types import MatchStatus
 from shared.infra.redis_client import RedisClient
 from shared.matches.service import MatchService
 from shared.matches.store import MatchStore
@@ -69,7 +70,8 @@ def test_a_match_every_seat_forfeited_scores_nobody_and_rates_nobody(
     tournaments = TournamentService(matches, TournamentStore(store_client),
                                     RatingStore(store_client))
     record, _ = matches.create_match("savanna", {}, 1, BOTS, rated=True)
-    record.status, record.result = "finished", {"ranking": [1, 1], "scores": [0, 0]}
+    record.status = MatchStatus.FINISHED
+    record.result = {"ranking": [1, 1], "scores": [0, 0]}
     record.forfeited = [0, 1]
     assert tournaments.rate(record) is None
     assert tournaments.ratings.rated("savanna", [record.id]) == {}

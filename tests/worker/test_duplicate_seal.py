@@ -54,6 +54,7 @@ def assert_sealed(matches: MatchService, tournaments: TournamentService, tid: st
     shown = found if isinstance(found, dict) else matches.describe(found, None)
     assert shown["seed"] is None and shown["view"] is None
     assert shown.get("sealed") is True
+    log: dict[str, Any]
     if isinstance(found, dict):
         log = matches.kept_events(found)
     else:
@@ -70,8 +71,8 @@ def assert_revealed(matches: MatchService, match_id: str) -> None:
     assert shown["sealed"] is False and shown["view"] is not None
     commitment = hashlib.sha256(f"evo-arena:{match_id}:{shown['seed']}".encode()).hexdigest()
     assert shown["seed_commitment"] == commitment
-    log = (matches.kept_events(found) if isinstance(found, dict)
-           else {"redacted": False, "events": matches.events(found, None)})
+    log: dict[str, Any] = (matches.kept_events(found) if isinstance(found, dict) else
+                           {"redacted": False, "events": matches.events(found, None)})
     assert log["redacted"] is False and any("move" in e for e in log["events"])
 
 
