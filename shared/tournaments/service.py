@@ -420,7 +420,7 @@ class TournamentService:
 
     def _rate_once(self, game: str, match_id: str, seats: Sequence[Mapping[str, Any]],
                    result: dict[str, Any], forfeited: list[int]) -> dict[str, Any] | None:
-        if forfeited and len(set(forfeited)) >= len(seats):  # nobody played: nothing to learn of anyone
+        if forfeited and len(set(forfeited)) >= len(seats):  # nobody played: nothing learnt
             return None
         players = [(ratings.player_key(seat) or "", ratings.player_name(seat)) for seat in seats]
         places = ratings.placings(result["ranking"], forfeited)

@@ -34,6 +34,33 @@ def match_points(places: Sequence[int], forfeited: Sequence[int] = ()) -> list[f
             for seat in range(count)]
 
 
+class _Tally:
+    """What the finished matches gave each entrant (``count`` entrants)."""
+
+    def __init__(self, count: int, slots: dict[int, dict[str, Any]],
+                 results: dict[int, dict[str, Any]]) -> None:
+        self.points, self.played = [0.0] * count, [0] * count
+        self.wins, self.place_sum = [0] * count, [0] * count
+        self.took: list[Counter[int]] = [Counter() for _ in range(count)]  # e -> other -> taken
+        self.met: list[set[tuple[int, int]]] = [set() for _ in range(count)]  # (deal, other)
+        for slot, outcome in results.items():
+            self.add(slots[slot], outcome)
+
+    def add(self, plan: dict[str, Any], outcome: dict[str, Any]) -> None:
+        seated, places = plan["entrants"], outcome["places"]
+        forfeited = outcome.get("forfeited") or []
+        points = match_points(places, forfeited)
+        for seat, entrant in enumerate(seated):
+            self.points[entrant] += points[seat]
+            self.played[entrant] += 1
+            self.wins[entrant] += places[seat] == 1 and seat not in forfeited
+            self.place_sum[entrant] += places[seat]
+            for other_seat, other in enumerate(seated):
+                if other_seat != seat:
+                    self.took[entrant][other] += versus(places, forfeited, seat, other_seat)
+                    self.met[entrant].add((plan["deal"], other))
+
+
 def standings(entrants: Sequence[dict[str, Any]], slots: dict[int, dict[str, Any]],
               results: dict[int, dict[str, Any]], byes: dict[str, int],
               bye_points: float, by_average: bool = False) -> list[dict[str, Any]]:
@@ -41,26 +68,10 @@ def standings(entrants: Sequence[dict[str, Any]], slots: dict[int, dict[str, Any
     values that ranked it: ``points`` (or ``average_points`` when ``by_average``),
     ``head_to_head`` (null when no other entrant has its score), ``sonneborn_berger``."""
     count = len(entrants)
-    total = [bye_points * byes.get(str(e), 0) for e in range(count)]
-    played, wins, place_sum = [0] * count, [0] * count, [0] * count
-    took: list[Counter[int]] = [Counter() for _ in range(count)]  # e -> other -> taken
-    met: list[set[tuple[int, int]]] = [set() for _ in range(count)]
-    for slot, outcome in results.items():
-        plan = slots[slot]
-        seated, places = plan["entrants"], outcome["places"]
-        forfeited = outcome.get("forfeited") or []
-        points = match_points(places, forfeited)
-        for seat, entrant in enumerate(seated):
-            total[entrant] += points[seat]
-            played[entrant] += 1
-            wins[entrant] += places[seat] == 1 and seat not in forfeited
-            place_sum[entrant] += places[seat]
-            for other_seat, other in enumerate(seated):
-                if other_seat != seat:
-                    took[entrant][other] += versus(places, forfeited, seat, other_seat)
-                    met[entrant].add((plan["deal"], other))
-    average = [(total[e] - bye_points * byes.get(str(e), 0)) / played[e] if played[e] else 0.0
-               for e in range(count)]
+    tally = _Tally(count, slots, results)
+    played = tally.played
+    total = [tally.points[e] + bye_points * byes.get(str(e), 0) for e in range(count)]
+    average = [tally.points[e] / played[e] if played[e] else 0.0 for e in range(count)]
     score = [round(average[e] if by_average else total[e], 4) for e in range(count)]
     tied: dict[float, list[int]] = {}
     for e in range(count):
@@ -72,19 +83,25 @@ def standings(entrants: Sequence[dict[str, Any]], slots: dict[int, dict[str, Any
             "entrant": e, "name": entrant["name"], "player": entrant["player"],
             "points": round(total[e], 4), "matches": played[e],
             "average_points": round(average[e], 4) if played[e] else None,
-            "wins": wins[e], "byes": byes.get(str(e), 0),
-            "average_place": round(place_sum[e] / played[e], 4) if played[e] else None,
-            "buchholz": round(sum(total[other] for _, other in met[e]), 4),
-            "head_to_head": round(sum(took[e][o] for o in group if o != e), 4)
+            "wins": tally.wins[e], "byes": byes.get(str(e), 0),
+            "average_place": round(tally.place_sum[e] / played[e], 4) if played[e] else None,
+            "buchholz": round(sum(total[other] for _, other in tally.met[e]), 4),
+            "head_to_head": round(sum(tally.took[e][o] for o in group if o != e), 4)
             if len(group) > 1 else None,
-            "sonneborn_berger": round(sum(n * score[o] for o, n in took[e].items()), 4)})
+            "sonneborn_berger": round(sum(n * score[o] for o, n in tally.took[e].items()), 4),
+            "score": score[e]})
+    return _ranked(rows)
 
+
+def _ranked(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``rows`` best first with their ``rank`` (competition ranking: 1, 1, 3)."""
     def key(row: dict[str, Any]) -> tuple[float, float, float]:
-        return (-score[row["entrant"]], -(row["head_to_head"] or 0.0),
-                -row["sonneborn_berger"])
+        return (-row["score"], -(row["head_to_head"] or 0.0), -row["sonneborn_berger"])
 
     rows.sort(key=lambda r: (key(r), r["entrant"]))  # the index only lists equals in order
     for place, row in enumerate(rows):
-        row["rank"] = rows[place - 1]["rank"] if place and key(rows[place - 1]) == key(row) \
-            else place + 1
+        same = place > 0 and key(rows[place - 1]) == key(row)
+        row["rank"] = rows[place - 1]["rank"] if same else place + 1
+    for row in rows:
+        del row["score"]
     return rows
