@@ -181,9 +181,10 @@ class TournamentService:
 
     @staticmethod
     def _seed_shown(meta: dict[str, Any]) -> bool:
-        """A server-drawn seed stays secret while matches dealt from it run (an entrant who
-        knew it could foresee hidden cards); a creator-chosen one is no secret to hide."""
-        return meta["status"] != "running" or bool(meta.get("seeded", True))
+        """The seed stays secret while matches dealt from it run (an entrant who knew it
+        could foresee hidden cards), even one the creator chose (``seeded`` says so): the
+        creator is not every entrant."""
+        return bool(meta["status"] != "running")
 
     @staticmethod
     def _progress(meta: dict[str, Any], unfinished: int) -> dict[str, Any]:
@@ -203,7 +204,7 @@ class TournamentService:
         """Every planned match: its slot, entrants, seed, match id and outcome so far.
 
         A deal's seed is shown once every match of the deal is over (duplicate play: the
-        seed of a finished match deals its twin still running), or with the tournament's."""
+        seed of a finished match deals its twin still running)."""
         meta = self.load(tournament_id)
         ids, results = self.store.match_ids(tournament_id), self.store.results(tournament_id)
         rated = self.ratings.rated(meta["game"], [ids[s] for s in sorted(results)])
@@ -213,7 +214,7 @@ class TournamentService:
         for slot, plan in sorted(slots.items()):
             match_id = ids.get(slot)
             outcome = results.get(slot)
-            shown = over is None or plan["deal"] in over or self._seed_shown(meta)
+            shown = over is None or plan["deal"] in over
             out.append({
                 "slot": slot, "round": plan["round"], "deal": plan["deal"],
                 "seed": plan["seed"] if shown else None,
