@@ -35,7 +35,7 @@ from shared.domain.errors import ServiceError, Unauthorized, Unavailable, Unproc
 from shared.domain.types import MatchStatus
 from shared.infra.queue import send_hint
 from shared.matches.record import ENDED, MatchRecord
-from shared.matches.service import redact
+from shared.matches.service import shown
 
 bp = Blueprint("matches", __name__, url_prefix="/v1/matches")
 _IDEMPOTENCY_KEY_MAX = 200
@@ -172,8 +172,8 @@ def events(match_id: str) -> dict[str, Any]:
         return service().kept_events(record, args["since"])
     seat = service().authenticate(match_id, bearer_token(), required=False)
     return {"version": record.version, "status": record.status, "redacted":
-            record.status != MatchStatus.FINISHED, "events": service().events(record, seat,
-                                                                    args["since"])}
+            record.sealed or record.status != MatchStatus.FINISHED,
+            "events": service().events(record, seat, args["since"])}
 
 
 @bp.get("/<match_id>/stream")
@@ -204,7 +204,7 @@ def stream(match_id: str) -> Response:
         start = seen["version"]
         entries = matches.entries(match_id, max(start - 1, 0), latest.version - 2)
         finished = latest.status == MatchStatus.FINISHED
-        by_version = {e["version"]: e if finished else redact(e, seat) for e in entries}
+        by_version = {e["version"]: shown(e, seat, finished, latest.sealed) for e in entries}
         for version in range(start + 1, latest.version + 1):
             yield sse.event("version", version, {
                 "version": version, "status": latest.status, "to_move": latest.to_move,

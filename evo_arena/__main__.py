@@ -107,8 +107,10 @@ def run_tournament(args: argparse.Namespace, out: TextIO) -> int:
         return 2
     created = response.json()
     url = f"{args.server}/v1/tournaments/{created['id']}"
+    # The server shows the seed only once the tournament is over: ours, if we chose it.
+    seed = created["seed"] if created["seed"] is not None else args.seed
     print(f"tournament {created['id']}: {created['progress']['total']} matches "
-          f"(seed {created['seed']})", file=out)
+          f"(seed {'shown at the end' if seed is None else seed})", file=out)
     status = created["status"]
     if status == "waiting":
         print("waiting for the invited accounts to accept", file=out)

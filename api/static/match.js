@@ -223,8 +223,14 @@ async function refresh() {
       drawSeats(match);
       drawResult(match);
       drawMoves(page.moves);
-      const draw = await boardRenderer(match.game);
-      document.getElementById("board").replaceChildren(draw(match.view, match));
+      if (match.view === null) {  // a sealed tournament match: its deal is played elsewhere
+        const note = document.createElement("p");
+        note.textContent = "The cards of this match are shown once every match of its deal is over.";
+        document.getElementById("board").replaceChildren(note);
+      } else {
+        const draw = await boardRenderer(match.game);
+        document.getElementById("board").replaceChildren(draw(match.view, match));
+      }
       document.body.dataset.version = match.version;
       document.body.dataset.status = match.status;
     } while (page.again);

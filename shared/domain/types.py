@@ -101,7 +101,8 @@ class SeatSpec(TypedDict):
 #: until all its matches ended or it was cancelled; aborted if an invited account declined
 #: or let the invitation expire.
 TournamentStatus = Literal["waiting", "running", "finished", "cancelled", "aborted"]
-#: A tournament slot's status: its match not created yet, playing, or finished.
-SlotStatus = Literal["planned", "running", "finished"]
+#: A tournament slot's status: its match not created yet, playing, finished, or aborted (its
+#: tournament was cancelled while it ran).
+SlotStatus = Literal["planned", "running", "finished", "aborted"]
 #: How a tournament pairs its entrants.
 TournamentFormat = Literal["round_robin", "swiss", "pods"]

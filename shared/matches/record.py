@@ -44,6 +44,10 @@ class MatchRecord:
     # Ended finished and rated (or in a tournament) and its finish handling (rating,
     # tournament tick) not done yet: set by the write that ends it, cleared by the handling.
     finish_owed: bool = False
+    # A tournament's match that shares its deal with others still running (duplicate play):
+    # nothing derived from its seed (seed, log, views) is shown but to a seat, its own, while
+    # it runs (``MatchService.describe``), until its tournament unseals the deal.
+    sealed: bool = False
 
     def deadline_at(self) -> float | None:
         """When the first deadline of a seat that owes a move passes (None: no deadline)."""
@@ -65,7 +69,7 @@ class MatchRecord:
             "owed_since": json.dumps(self.owed_since), "timeouts": json.dumps(self.timeouts),
             "forfeited": json.dumps(self.forfeited), "seeded": json.dumps(self.seeded),
             "bots_since": json.dumps(self.bots_since),
-            "finish_owed": json.dumps(self.finish_owed),
+            "finish_owed": json.dumps(self.finish_owed), "sealed": json.dumps(self.sealed),
         }
 
     @classmethod
@@ -88,4 +92,5 @@ class MatchRecord:
             seeded=json.loads(fields.get("seeded", "false")),
             bots_since=json.loads(fields.get("bots_since", "null")),
             finish_owed=json.loads(fields.get("finish_owed", "false")),
+            sealed=json.loads(fields.get("sealed", "false")),
         )

@@ -21,6 +21,7 @@ seat forfeits and the fallback plays it to the end.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import hmac
 import json
@@ -144,7 +145,8 @@ class MatchService:
                      seats: list[dict[str, Any]], *, move_deadline: float | None = None,
                      rated: bool = False, tournament: str | None = None,
                      forfeit_after: int | None = None, match_id: str | None = None,
-                     accepted: Collection[str] = ()) -> tuple[MatchRecord, dict[int, str]]:
+                     accepted: Collection[str] = (), sealed: bool = False
+                     ) -> tuple[MatchRecord, dict[int, str]]:
         """Create a match; returns it and the tokens of its human seats (shown only now).
 
         The seats of the accounts in ``accepted`` (the creator's own, given its key; every
@@ -153,7 +155,9 @@ class MatchService:
         (:meth:`accept_invitation`) and is aborted if it declines or lets it expire.
 
         A tournament names the ``match_id`` it claimed; creating it again returns the stored
-        match unchanged (and no token).
+        match unchanged (and no token). A ``sealed`` match (a tournament's, whose deal other
+        matches replay) shows nothing derived from its seed but a seat's own view while it
+        runs, even once over, until :meth:`unseal`.
         """
         game, resolved = self._game_for(game_id, options, len(seats))
         stored_seats, tokens = self._seats(seats, accepted)
@@ -178,7 +182,7 @@ class MatchService:
             state=json.dumps(state.to_json()), rng=match_random.dump(rng), result=None,
             to_move=state.to_move(), created_at=now, updated_at=now, tournament=tournament,
             rated=rated, move_deadline=move_deadline, forfeit_after=forfeit_after,
-            seeded=seeded)
+            seeded=seeded, sealed=sealed)
         if state.is_over():  # a game with no decisions at all; kept for completeness
             record.status, record.result = MatchStatus.FINISHED, state.result().to_json()
             record.finish_owed = owes_finish(record)
@@ -304,7 +308,7 @@ class MatchService:
         kept = self.store.kept_result(match_id)
         if kept is None:
             raise NotFound(f"no match with id {match_id!r}")
-        return {**kept, "archived": True}
+        return {**withheld(kept), "archived": True}
 
     @staticmethod
     def retired_rules(record: MatchRecord) -> str | None:
@@ -327,9 +331,10 @@ class MatchService:
         if entries is None:
             raise Gone(f"the log of match {kept['id']!r} is no longer kept; its result is: "
                        f"GET /v1/matches/{kept['id']}")
-        finished = kept["status"] == MatchStatus.FINISHED
-        return {"version": kept["version"], "status": kept["status"], "redacted": not finished,
-                "events": [e if finished else redact(e, None) for e in entries
+        finished, sealed = kept["status"] == MatchStatus.FINISHED, bool(kept.get("sealed"))
+        return {"version": kept["version"], "status": kept["status"],
+                "redacted": sealed or not finished,
+                "events": [shown(e, None, finished, sealed) for e in entries
                            if e["version"] > since]}
 
     def load_as(self, match_id: str, token: str | None, required: bool
@@ -437,16 +442,19 @@ class MatchService:
         return next(iter(owing or held), None)
 
     def describe(self, record: MatchRecord, seat: int | None) -> dict[str, Any]:
-        """The match as ``seat`` (None: a spectator) may see it."""
+        """The match as ``seat`` (None: a spectator) may see it. A sealed match shows no
+        view but a seat's own while it runs, and no seed (``MatchRecord.sealed``)."""
         game = get_game(record.game)
         state = game.state_from_json(json.loads(record.state))
         ended = record.status in ENDED
+        view = (None if record.sealed and (seat is None or ended) else state.view(seat))
         return {
             "id": record.id, "game": record.game, "rules_version": record.rules_version,
             "options": record.options, "status": record.status, "version": record.version,
             "seats": [_public_seat(s) for s in record.seats], "to_move": record.to_move,
-            "you": seat, "view": state.view(seat), "result": record.result,
-            "seed": record.seed if ended else None, "seeded": record.seeded,
+            "you": seat, "view": view, "result": record.result, "sealed": record.sealed,
+            "seed": record.seed if ended and not record.sealed else None,
+            "seeded": record.seeded,
             "seed_commitment": seed_commitment(record.id, record.seed),
             "created_at": record.created_at, "updated_at": record.updated_at,
             "move_deadline": record.move_deadline, "deadline_at": record.deadline_at(),
@@ -487,11 +495,16 @@ class MatchService:
 
     def events(self, record: MatchRecord, seat: int | None, since: int = 0
                ) -> list[dict[str, Any]]:
-        """The log after version ``since``, redacted for ``seat`` while the match runs."""
-        entries = [e for e in self.store.log(record.id) if e["version"] > since]
-        if record.status == MatchStatus.FINISHED:
-            return entries
-        return [redact(e, seat) for e in entries]
+        """The log after version ``since``, redacted for ``seat`` while the match runs or is
+        sealed (:func:`shown`)."""
+        finished = record.status == MatchStatus.FINISHED
+        return [shown(e, seat, finished, record.sealed) for e in self.store.log(record.id)
+                if e["version"] > since]
+
+    def unseal(self, match_id: str) -> None:
+        """Reveal an ended sealed match (seed, log, final view): its tournament calls it once
+        every match of its deal is over. Idempotent."""
+        self.store.unseal(match_id)
 
     # -- joining ----------------------------------------------------------------------------
     def join(self, match_id: str, seat: int | None, name: str | None
@@ -888,10 +901,12 @@ class MatchService:
     def kept_form(self, record: MatchRecord) -> dict[str, Any] | None:
         """What is kept of ``record`` after its end, if it ends with this write: the match as
         a spectator sees it (result, seats, names, seed, commitment, final public view).
-        None while it runs, and for a match whose rules this server no longer plays."""
+        None while it runs, and for a match whose rules this server no longer plays. A sealed
+        match's is kept whole, marked ``sealed``: :func:`withheld` hides it until unsealed."""
         if record.status not in ENDED or self.retired_rules(record) is not None:
             return None
-        return self.describe(record, None)
+        return {**self.describe(dataclasses.replace(record, sealed=False), None),
+                "sealed": record.sealed}
 
     # -- bots -------------------------------------------------------------------------------
     def bot_seats_due(self, record: MatchRecord) -> list[int]:
@@ -1111,3 +1126,24 @@ def redact(entry: dict[str, Any], seat: int | None) -> dict[str, Any]:
 def _fingerprint(seat: int, expected_version: int, move: dict[str, Any] | str) -> str:
     """What an ``Idempotency-Key`` is bound to: the same key with another move is refused."""
     return hash_secret(json.dumps([seat, expected_version, move], sort_keys=True))
+
+
+def shown(entry: dict[str, Any], seat: int | None, finished: bool, sealed: bool
+          ) -> dict[str, Any]:
+    """A log entry as ``seat`` may see it: whole once the match finished, else redacted
+    (:func:`redact`). A sealed match's entries show a spectator no event at all: the deal is
+    replayed elsewhere, where a card public here may be hidden."""
+    if finished and not sealed:
+        return entry
+    if sealed and seat is None:
+        return {**{key: value for key, value in entry.items()
+                   if key not in ("move", "label", "events")}, "events": []}
+    return redact(entry, seat)
+
+
+def withheld(kept: dict[str, Any]) -> dict[str, Any]:
+    """A match as kept after its end (``MatchService.kept_form``), as it may be shown: a
+    sealed one without its seed and final view."""
+    if not kept.get("sealed"):
+        return kept
+    return {**kept, "seed": None, "view": None}

@@ -593,6 +593,26 @@ class MatchStore:
                 except redis.WatchError:
                     continue
 
+    def unseal(self, match_id: str) -> None:
+        """Mark an ended sealed match (``MatchRecord.sealed``) as unsealed: in its hash, if it
+        is still kept, and in its kept result, if any. Idempotent; never recreates a key."""
+        key, result_key = self._key(match_id), self._key(match_id, ":result")
+        with self.redis.pipeline(transaction=True) as pipe:
+            while True:
+                try:
+                    pipe.watch(key, result_key)
+                    exists, packed = pipe.exists(key), pipe.get(result_key)
+                    pipe.multi()
+                    if exists:
+                        pipe.hset(key, "sealed", "false")
+                    if packed is not None:
+                        kept = {**json.loads(unpack(packed)), "sealed": False}
+                        pipe.set(result_key, pack(json.dumps(kept)), keepttl=True)
+                    pipe.execute()
+                    return
+                except redis.WatchError:
+                    continue
+
     def needs_keeping(self, match_id: str) -> bool:
         """Whether an ended match still lacks what its end keeps: a log not compacted, or
         (when anything expires) a state without a time to live."""

@@ -7,9 +7,11 @@ the seats permuted, so the luck of the deal cancels out ("duplicate" play):
 * round robin (2 seats): every pair meets on each deal twice, seats swapped;
 * Swiss (2 seats): each round pairs entrants of similar score who have not met, a bye for
   an odd one out; each pairing is a duplicate pair of matches;
-* pods (3-6 seats): each deal seats a group chosen so that every entrant plays about as often
-  as every other and meets every other about equally often, and is replayed once per seat
-  rotation, so each entrant of the group sits in every seat position once.
+* pods (3-6 seats): each deal seats a group chosen so that every entrant plays as often as
+  every other (exactly as often when ``deals * seats`` is a multiple of the entrants, as with
+  the default ``deals`` = entrants; else at most one group apart) and meets every other about
+  equally often, and is replayed once per seat rotation, so each entrant of the group sits in
+  every seat position once.
 """
 
 from __future__ import annotations
@@ -64,7 +66,9 @@ def pods(entrants: int, seats: int, deals: int, seed: int) -> list[Slot]:
 
     Groups are drawn greedily (fewest matches played, then fewest meetings), ties at random;
     the greedy draw is repeated with other tie-breaks within a fixed work budget and the most
-    even schedule kept, since one greedy pass can paint itself into a corner.
+    even schedule kept (even appearances first, then even meetings), since one greedy pass
+    can paint itself into a corner. A draw by "fewest played" keeps every entrant's groups
+    within one of every other's, so the schedule kept always is.
     """
     rng = random.Random(f"pods:{seed}")
     if math.comb(entrants, seats) <= MAX_POD_CANDIDATES:
@@ -77,9 +81,9 @@ def pods(entrants: int, seats: int, deals: int, seed: int) -> list[Slot]:
     best: tuple[tuple[int, int], list[tuple[int, ...]]] | None = None
     for attempt in range(attempts):
         drawn = _draw_pods(entrants, groups, deals, rng, pairs_first=attempt % 2 == 1)
-        if best is None or max(drawn[0]) < max(best[0]):
+        if best is None or drawn[0] < best[0]:
             best = drawn
-        if max(best[0]) <= 1:
+        if best[0][0] == min(1, (deals * seats) % entrants) and best[0][1] <= 1:
             break
     assert best is not None
     slots: list[Slot] = []
@@ -101,13 +105,19 @@ def _draw_pods(entrants: int, groups: list[tuple[int, ...]], deals: int, rng: ra
     met: Counter[tuple[int, int]] = Counter()
     chosen = []
     for _ in range(deals):
-        def cost(group: tuple[int, ...]) -> tuple[int, int, float]:
+        def cost(group: tuple[int, ...]) -> tuple[int, int, int, float]:
             pairs = [met[p] for p in itertools.combinations(group, 2)]
+            # The least played first (their sum: every entrant at the lowest count is taken
+            # before any above it), so appearances never spread by more than one.
             most_played = 0 if pairs_first else max(played[e] for e in group)
-            return (most_played, max(pairs), sum(p * p for p in pairs) + rng.random())
+            least_sum = 0 if pairs_first else sum(played[e] for e in group)
+            return (most_played, least_sum, max(pairs), sum(p * p for p in pairs) + rng.random())
         # A long schedule looks at a sample of the groups each deal, within the work budget.
         per_deal = max(MIN_POD_SAMPLE, POD_WORK // max(1, deals))
         candidates = groups if len(groups) <= per_deal else rng.sample(groups, per_deal)
+        if not pairs_first:  # a sample may miss them: the least played, ties at random
+            least = sorted(range(entrants), key=lambda e: (played[e], rng.random()))
+            candidates = [*candidates, tuple(sorted(least[:len(groups[0])]))]
         group = min(candidates, key=cost)
         played.update(group)
         met.update(itertools.combinations(group, 2))

@@ -36,7 +36,7 @@ from shared.ratings.store import RatingStore
 from shared.tournaments import formats
 from shared.tournaments.limits import TournamentLimits, check_budget
 from shared.tournaments.listing import list_tournaments
-from shared.tournaments.standings import standings
+from shared.tournaments.standings import match_points, standings
 from shared.tournaments.store import Snapshot, TournamentStore
 
 log = logging.getLogger(__name__)
@@ -194,15 +194,15 @@ class TournamentService:
     def describe(self, tournament_id: str) -> dict[str, Any]:
         meta = self.load(tournament_id)
         slots, results = self.store.slots(tournament_id), self.store.results(tournament_id)
-        rows = standings(meta["entrants"], slots, results, meta["byes"], BYE_POINTS)
+        rows = _standings(meta, slots, results)
         found = self.ratings.ratings(meta["game"], [row["player"] for row in rows])
         for row in rows:
             rating = found.get(row["player"])
             row["rating"] = None if rating is None else {
                 "mu": rating["mu"], "sigma": rating["sigma"],
                 "conservative": ratings.conservative(rating), "matches": rating["matches"]}
-        running = len(self.store.match_ids(tournament_id)) - len(results)
-        return {**self._public(meta), "progress": self._progress(meta, running),
+        unfinished = len(self.store.match_ids(tournament_id)) - len(results)
+        return {**self._public(meta), "progress": self._progress(meta, unfinished),
                 "standings": rows}
 
     @staticmethod
@@ -219,34 +219,45 @@ class TournamentService:
 
     @staticmethod
     def _seed_shown(meta: dict[str, Any]) -> bool:
-        """A server-drawn seed stays secret while matches dealt from it run (an entrant who
-        knew it could foresee hidden cards); a creator-chosen one is no secret to hide."""
-        return meta["status"] not in ("running", "waiting") or bool(meta.get("seeded", True))
+        """The seed stays secret while matches dealt from it run or wait to (an entrant who
+        knew it could foresee hidden cards), even one the creator chose (``seeded`` says so):
+        the creator is not every entrant."""
+        return meta["status"] not in ("running", "waiting")
 
     @staticmethod
-    def _progress(meta: dict[str, Any], running: int) -> dict[str, Any]:
+    def _progress(meta: dict[str, Any], unfinished: int) -> dict[str, Any]:
+        """``unfinished``: started matches without a result, running while the tournament
+        runs; once it is over (cancelled) they were aborted."""
         done, total = meta["done"], meta["total"]
+        live = meta["status"] == "running"
         elapsed = (meta["finished_at"] or time.time()) - meta["created_at"]
         eta = None
         if meta["status"] == "running" and done:
             eta = round(elapsed / done * (total - done), 1)
-        return {"done": done, "total": total, "running": max(0, running),
+        return {"done": done, "total": total, "running": max(0, unfinished) if live else 0,
+                "aborted": 0 if live else max(0, unfinished),
                 "elapsed_seconds": round(elapsed, 1), "eta_seconds": eta}
 
     def match_list(self, tournament_id: str) -> list[dict[str, Any]]:
-        """Every planned match: its slot, entrants, seed, match id and outcome so far."""
+        """Every planned match: its slot, entrants, seed, match id and outcome so far.
+
+        A deal's seed is shown once every match of the deal is over (duplicate play: the
+        seed of a finished match deals its twin still running)."""
         meta = self.load(tournament_id)
         ids, results = self.store.match_ids(tournament_id), self.store.results(tournament_id)
         rated = self.ratings.rated(meta["game"], [ids[s] for s in sorted(results)])
+        slots = self.store.slots(tournament_id)
+        over = _deals_over(slots, results) if meta["status"] == "running" else None
         out = []
-        for slot, plan in sorted(self.store.slots(tournament_id).items()):
+        for slot, plan in sorted(slots.items()):
             match_id = ids.get(slot)
             outcome = results.get(slot)
+            shown = over is None or plan["deal"] in over
             out.append({
                 "slot": slot, "round": plan["round"], "deal": plan["deal"],
-                "seed": plan["seed"] if outcome or self._seed_shown(meta) else None,
-                "match": match_id, "status": "finished" if outcome else
-                "running" if match_id else "planned",
+                "seed": plan["seed"] if shown else None,
+                "match": match_id, "status": "finished" if outcome else "planned"
+                if not match_id else "running" if meta["status"] == "running" else "aborted",
                 "seats": [{"seat": seat, "entrant": e, "name": meta["entrants"][e]["name"],
                            "player": meta["entrants"][e]["player"]}
                           for seat, e in enumerate(plan["entrants"])],
@@ -262,9 +273,18 @@ class TournamentService:
         meta.update(status="cancelled", finished_at=time.time())
         self.store.save_meta(meta)
         results = self.store.results(tournament_id)
-        for slot, match_id in self.store.match_ids(tournament_id).items():
-            if slot not in results:
-                self.matches.abort(match_id, "the tournament was cancelled")
+        ids = self.store.match_ids(tournament_id)
+        for slot, match_id in sorted(ids.items()):
+            if slot in results or self.matches.abort(match_id, "the tournament was cancelled"):
+                continue
+            outcome = self._finished_outcome(match_id)  # it ended first: scored, not aborted
+            if outcome is not None:
+                self.store.record_result(tournament_id, slot, outcome)
+                results[slot] = outcome
+        meta.update(done=len(results))
+        self.store.save_meta(meta)
+        for match_id in ids.values():  # every match is over: every deal may be shown
+            self.matches.unseal(match_id)
         return self.describe(tournament_id)
 
     def tick(self, tournament_id: str) -> None:
@@ -296,6 +316,7 @@ class TournamentService:
         slots, ids, results = read.slots, read.ids, read.results
         self._record_ended(tournament_id, read.ended, ids, results)
         self._adopt_unstarted(meta, read, results)
+        self._unseal_over(meta, slots, ids, results)
         if meta["format"] == "swiss" and len(results) == len(slots):
             slots.update(self._next_swiss_round(meta, slots, results))
         running = [slot for slot in ids if slot not in results]
@@ -313,6 +334,19 @@ class TournamentService:
             meta.update(status="finished", finished_at=time.time(), total=len(results))
         if json.dumps(meta, sort_keys=True) != before:  # the periodic tick often finds no news
             self.store.save_meta(meta)
+
+    def _unseal_over(self, meta: dict[str, Any], slots: dict[int, dict[str, Any]],
+                     ids: dict[int, str], results: dict[int, dict[str, Any]]) -> None:
+        """Unseal the matches of every deal all of whose matches are over, once (noted in
+        ``meta["unsealed"]``, saved after: a step that dies in between unseals again)."""
+        unsealed = set(meta.get("unsealed", []))
+        for deal in sorted(_deals_over(slots, results) - unsealed):
+            for slot, plan in slots.items():
+                if plan["deal"] == deal and slot in ids:
+                    self.matches.unseal(ids[slot])
+            unsealed.add(deal)
+        if unsealed != set(meta.get("unsealed", [])):
+            meta["unsealed"] = sorted(unsealed)
 
     def _record_ended(self, tournament_id: str, ended: set[str], ids: dict[int, str],
                       results: dict[int, dict[str, Any]]) -> None:
@@ -374,7 +408,7 @@ class TournamentService:
         if meta["swiss_round"] >= meta["rounds"] or meta["note"]:
             return {}
         count = len(meta["entrants"])
-        rows = standings(meta["entrants"], slots, results, meta["byes"], BYE_POINTS)
+        rows = _standings(meta, slots, results)
         scores = [0.0] * count
         for row in rows:
             scores[row["entrant"]] = row["points"]
@@ -404,7 +438,7 @@ class TournamentService:
         self.matches.create_match(
             meta["game"], meta["options"], plan["seed"], seats,
             move_deadline=meta["move_deadline"], rated=True, tournament=meta["id"],
-            forfeit_after=meta["forfeit_after"], match_id=match_id,
+            forfeit_after=meta["forfeit_after"], match_id=match_id, sealed=True,
             accepted=[s["account"] for s in seats if "account" in s])  # entered: accepted
 
     # -- ratings ----------------------------------------------------------------------------
@@ -425,7 +459,9 @@ class TournamentService:
                                kept.get("forfeited", []))
 
     def _rate_once(self, game: str, match_id: str, seats: Sequence[Mapping[str, Any]],
-                   result: dict[str, Any], forfeited: list[int]) -> dict[str, Any]:
+                   result: dict[str, Any], forfeited: list[int]) -> dict[str, Any] | None:
+        if forfeited and len(set(forfeited)) >= len(seats):  # nobody played: nothing learnt
+            return None
         players = [(ratings.player_key(seat) or "", ratings.player_name(seat)) for seat in seats]
         places = ratings.placings(result["ranking"], forfeited)
         return self.ratings.rate_once(game, match_id, players,
@@ -633,12 +669,28 @@ class TournamentService:
         finally:
             self.store.unlock(tournament_id)
 
+def _standings(meta: dict[str, Any], slots: dict[int, dict[str, Any]],
+               results: dict[int, dict[str, Any]]) -> list[dict[str, Any]]:
+    """The standings; pods rank by points per match (see ``standings``)."""
+    return standings(meta["entrants"], slots, results, meta["byes"], BYE_POINTS,
+                     by_average=meta["format"] == "pods")
+
+
+def _deals_over(slots: dict[int, dict[str, Any]], results: dict[int, Any]) -> set[int]:
+    """The deals every planned match of which has a result."""
+    pending = {plan["deal"] for slot, plan in slots.items() if slot not in results}
+    return {plan["deal"] for plan in slots.values()} - pending
+
+
 def _outcome(match_id: str, result: dict[str, Any] | None, forfeited: list[int],
              finished_at: float) -> dict[str, Any]:
-    """A finished match as the tournament scores it (forfeited seats rank last)."""
+    """A finished match as the tournament scores it: a forfeited seat ranks last and scores
+    nothing; when every seat forfeited, all are last and nobody wins."""
     assert result is not None
     places = ratings.placings(result["ranking"], forfeited)
+    if forfeited and len(set(forfeited)) >= len(places):
+        places = [len(places)] * len(places)
     return {"match": match_id, "places": places,
-            "points": [ratings.points(places, seat) for seat in range(len(places))],
+            "points": match_points(places, forfeited),
             "scores": result["scores"], "ranking": result["ranking"],
             "forfeited": forfeited, "finished_at": finished_at}

@@ -7,6 +7,7 @@ Savanna 2-player matches with ``random``/``greedy`` bots and tiny searches keep 
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import json
 import os
@@ -525,3 +526,109 @@ def test_pods_rotate_the_seats_of_each_deal(stack: Client) -> None:
         assert len({r["seed"] for r in group}) == 1 and len({frozenset(s) for s in seatings}) == 1
         for seat in range(3):  # each entrant of the deal sits once in each position
             assert sorted(s[seat] for s in seatings) == sorted(seatings[0])
+
+
+def sealed_twin_checks(client: Client, tournament_id: str, match_ids: list[str], key: str
+                       ) -> None:
+    """Nothing read of the matches of a deal not yet over carries the deal (issue 39)."""
+    for match_id in match_ids:
+        for token in (None, key):  # a spectator; the entrant (finished: no view either)
+            shown = client.match(match_id, token)
+            assert shown["seed"] is None, shown
+            if token is None or shown["status"] == "finished":
+                assert shown["view"] is None
+            assert shown["sealed"] is True
+        log = client.call("GET", f"/v1/matches/{match_id}/events").json()
+        assert log["redacted"] is True
+        assert all(e["events"] == [] and "move" not in e for e in log["events"])
+        if client.match(match_id)["status"] == "finished":
+            stream = client.call("GET", f"/v1/matches/{match_id}/stream",
+                                 params={"since": 0}).text
+            assert '"move"' not in stream and '"type"' not in stream
+    listed = client.call("GET", f"/v1/tournaments/{tournament_id}/matches").json()["matches"]
+    assert [m["seed"] for m in listed] == [None, None]
+    assert [row["seed"] for row in export(client, tournament_id)] == [None, None]
+
+
+def wait_started(client: Client, tournament_id: str, slots: list[int]) -> None:
+    """Wait until the worker's scheduler has started the matches of ``slots``."""
+    deadline = time.monotonic() + 30
+    while any(client.call("GET", f"/v1/tournaments/{tournament_id}/matches").json()[
+            "matches"][slot]["status"] != "running" for slot in slots):
+        assert time.monotonic() < deadline, f"slots {slots} did not start"
+        time.sleep(0.2)
+
+
+def play_turns(client: Client, key: str, match_id: str) -> None:
+    """Play the account's turns in ``match_id`` (the first legal move) until it is over."""
+    deadline = time.monotonic() + 60
+    while client.match(match_id)["status"] == "running":
+        assert time.monotonic() < deadline, "the match did not end"
+        for turn in client.call("GET", "/v1/me/turns", key, params={"wait": 2}).json()["turns"]:
+            if turn["match"] == match_id:
+                client.call("POST", f"/v1/matches/{match_id}/moves", key, json={
+                    "version": turn["version"], "move_id": turn["moves"][0]["id"]})
+
+
+def test_duplicate_play_with_concurrency_1_shows_no_seed_of_the_running_twin(
+        stack: Client) -> None:
+    """The first match of a deal over, the second running: before issue 39 the first showed
+    its seed (and complete log), which deals the second's hands."""
+    puller = account(stack, "Twin puller")
+    created = create(stack, {"game": "savanna", "format": "round_robin", "move_deadline": 60,
+                             "concurrency": 1, "entrants": [
+                                 {"account": puller["id"]}, {"bot": {"kind": "random"}}]})
+    tid = created["id"]
+    first, second = f"{tid}-0", f"{tid}-1"
+    wait_started(stack, tid, [0])
+    play_turns(stack, puller["key"], first)
+    wait_started(stack, tid, [1])
+    assert stack.match(first)["status"] == "finished"
+    sealed_twin_checks(stack, tid, [first, second], puller["key"])
+    play_turns(stack, puller["key"], second)
+    assert wait_over(stack, tid)["status"] == "finished"
+    shown = [stack.match(match_id) for match_id in (first, second)]
+    assert shown[0]["seed"] == shown[1]["seed"] is not None  # one deal, now revealed
+    for match in shown:
+        assert match["sealed"] is False and match["view"] is not None
+        assert match["seed_commitment"] == hashlib.sha256(
+            f"evo-arena:{match['id']}:{match['seed']}".encode()).hexdigest()
+        log = stack.call("GET", f"/v1/matches/{match['id']}/events").json()
+        assert log["redacted"] is False and any("move" in e for e in log["events"])
+    assert [row["seed"] for row in export(stack, tid)] == [shown[0]["seed"]] * 2
+
+
+def test_duplicate_play_with_concurrency_2_then_cancelled_reports_aborted(
+        stack: Client) -> None:
+    """Both matches of the deal run at once: a spectator of either sees no card. Cancelled,
+    they are `aborted` in the list, the export and the progress (before: `running`)."""
+    puller = account(stack, "Twin puller 2")
+    created = create(stack, {"game": "savanna", "format": "round_robin", "move_deadline": 60,
+                             "concurrency": 2, "entrants": [
+                                 {"account": puller["id"]}, {"bot": {"kind": "random"}}]})
+    tid = created["id"]
+    twins = [f"{tid}-0", f"{tid}-1"]
+    wait_started(stack, tid, [0, 1])
+    deadline = time.monotonic() + 30
+    while any(stack.match(match_id)["version"] < 3 for match_id in twins):
+        assert time.monotonic() < deadline, "the twins did not get under way"
+        for turn in stack.call("GET", "/v1/me/turns", puller["key"],
+                               params={"wait": 1}).json()["turns"]:
+            stack.call("POST", f"/v1/matches/{turn['match']}/moves", puller["key"], json={
+                "version": turn["version"], "move_id": turn["moves"][0]["id"]})
+    sealed_twin_checks(stack, tid, twins, puller["key"])
+    cancel = stack.call("POST", f"/v1/tournaments/{tid}/cancel", created["owner_token"])
+    assert cancel.status_code == 200, cancel.text
+    progress = cancel.json()["progress"]
+    assert progress["running"] == 0 and progress["aborted"] == 2
+    listed = stack.call("GET", f"/v1/tournaments/{tid}/matches").json()["matches"]
+    assert [m["status"] for m in listed] == ["aborted", "aborted"]
+    assert [row["status"] for row in export(stack, tid)] == ["aborted", "aborted"]
+    table = list(csv.DictReader(io.StringIO(stack.call(
+        "GET", f"/v1/tournaments/{tid}/results", params={"format": "csv"}).text)))
+    assert [row["status"] for row in table] == ["aborted", "aborted"]
+    assert all(row["seed"] for row in table)  # every match over: the deal is shown
+    for match_id in twins:
+        shown = stack.match(match_id)
+        assert shown["status"] == "aborted" and shown["sealed"] is False
+        assert isinstance(shown["seed"], int)

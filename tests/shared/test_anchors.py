@@ -109,7 +109,8 @@ def test_a_rated_match_moves_the_account_not_the_built_in_bot_and_is_in_the_hist
              {"kind": "bot", "bot": {"kind": "greedy"}}]
     me, played = f"account:{account['id']}", []
     for seed in (11, 12):
-        record, _ = matches.create_match("savanna", {}, seed, seats, rated=True)
+        record, _ = matches.create_match("savanna", {}, seed, seats, rated=True,
+                                         accepted=[account["id"]])
         ended = _play_out(matches, record.id, 0)
         tournaments.match_finished(record.id)
         tournaments.match_finished(record.id)  # the fast path and the sweep both ran

@@ -150,9 +150,11 @@ def test_an_entry_of_a_live_match_stays_until_it_ends_and_an_unrated_end_is_drop
 
 def test_a_match_of_a_tournament_cancelled_before_its_end_was_handled_is_still_rated(
         redis_client: redis.Redis, dead_broker: Callable[[str], None]) -> None:
-    """The tournament's own tick rescues a lost end only while the tournament runs: once it
-    is cancelled its scheduler does nothing, and the finished match stays rated only
-    through its mark."""
+    """The tournament's own tick rescues a lost end only while the tournament runs; the
+    cancel scores (and rates, once) a match that ended before it, rather than calling it
+    aborted, and the mark is still handled (and cleared) by the sweep, rating nothing twice.
+
+    (Until issue 39 the cancel left it unrecorded and only the sweep rated it.)"""
     matches = MatchService(MatchStore(redis_client), Recorder(), on_finish=dead_broker)
     tournaments = TournamentService(matches, TournamentStore(redis_client),
                                     RatingStore(redis_client))
@@ -164,12 +166,15 @@ def test_a_match_of_a_tournament_cancelled_before_its_end_was_handled_is_still_r
     first = tournaments.store.match_ids(tid)[0]
     assert matches.load(first).status == "finished"
     assert owed(redis_client, first) == (True, True)
-    tournaments.cancel(tid)
+    cancelled = tournaments.cancel(tid)
     tournaments.tick(tid)
-    assert tournaments.ratings.rated("savanna", [first]) == {}
+    rated = tournaments.ratings.rated("savanna", [first])
+    assert first in rated and cancelled["progress"]["done"] == 1
+    assert tournaments.match_list(tid)[0]["status"] == "finished"
+    assert owed(redis_client, first) == (True, True)
 
     assert tournaments.sweep(finish_grace=0, now=time.time() + 1) == 1
-    assert first in tournaments.ratings.rated("savanna", [first])
+    assert tournaments.ratings.rated("savanna", [first]) == rated  # not rated twice
     assert owed(redis_client, first) == (False, False)
 
 

@@ -138,7 +138,8 @@ def services(store_client: Any) -> tuple[MatchService, AccountService]:
 
 def webhook_match(matches: MatchService, account_id: str) -> Any:
     record, _ = matches.create_match("savanna", {}, 3, [
-        {"kind": "account", "account": account_id}, {"kind": "human"}], move_deadline=5)
+        {"kind": "account", "account": account_id}, {"kind": "human"}], move_deadline=5,
+        accepted=[account_id])  # created with the account's key
     return record
 
 

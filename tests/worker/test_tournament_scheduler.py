@@ -79,8 +79,13 @@ def test_a_server_drawn_seed_stays_secret_until_the_matches_are_over(
     over = tournaments.describe(tid)
     assert over["status"] == "finished" and isinstance(over["seed"], int)
     assert all(isinstance(m["seed"], int) for m in tournaments.match_list(tid))
-    # A creator-chosen seed is no secret: shown from the start.
+    # A creator-chosen seed is hidden alike while the tournament runs (issue 39: the creator
+    # is not every entrant; before, it was shown from the start), and flagged ``seeded``.
     chosen = tournaments.create({**spec, "seed": 11})
+    shown = tournaments.describe(chosen["id"])
+    assert shown["seed"] is None and shown["seeded"] is True
+    assert [m["seed"] for m in tournaments.match_list(chosen["id"])] == [None, None]
+    drive(matches, tournaments, finished)
     assert tournaments.describe(chosen["id"])["seed"] == 11
 
 
