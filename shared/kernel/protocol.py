@@ -215,15 +215,16 @@ class Game(ABC):
         (``shared.infra.accel``; the worker runs that build when it exists).
 
         By default every module of the package that defines the game's class except its
-        ``__init__`` (registration glue, not hot), or the defining module itself when the
-        engine is a single module. An engine overrides it to add helper modules or to leave
+        ``__init__`` (registration glue, not hot) and its ``catalogue`` (the component
+        catalogue, read once), or the defining module itself when the engine is a single
+        module. An engine overrides it to add helper modules or to leave
         out one that mypyc rejects (``tests/test_accel.py`` builds and checks them all).
         """
         engine, module = self._engine()
         if not hasattr(module, "__path__"):
             return (engine,)
         return tuple(sorted(f"{engine}.{path.stem}" for path in self.data_dir().glob("*.py")
-                            if path.stem != "__init__"))
+                            if path.stem not in ("__init__", "catalogue")))
 
     def _engine(self) -> tuple[str, Any]:
         # Engines live in shared.games.<engine>: a package, or a single module.

@@ -22,7 +22,7 @@ from tests.shared.test_game_schemas import random_play, setups
 
 GAMES = all_games()
 IDS = [game.id for game in GAMES]
-MATCHES_PER_SETUP = 2  # Evolution (North Star)'s start-of-feeding effects need the second
+MATCHES_PER_SETUP = 2  # a second match: Evolution (North Star) names a trait (`effects`) only there
 
 
 def keys(game: Game) -> set[tuple[str, Any]]:
