@@ -84,13 +84,15 @@ def move_type_problem(game_id: str, move: dict[str, Any]) -> str | None:
     return None if found is None else f"{move['type']}: {found}"
 
 
-def component_refs(schemas: dict[str, Any], instance: Any) -> set[tuple[str, Any]]:
-    """Every ``(category, key)`` of the game's component catalogue that ``instance`` (a view)
-    names, read from the ``x-component`` marks of the game's schemas: a marked value is a key
-    of that category; a negative integer is the key ``-value`` of ``x-component-negative``
-    where a field marks one (a Darwinning! slot holds ``-n`` for a printed ability)."""
+def component_refs(schemas: dict[str, Any], instance: Any,
+                   schema: dict[str, Any] | None = None) -> set[tuple[str, Any]]:
+    """Every ``(category, key)`` of the game's component catalogue that ``instance`` (a view,
+    or of ``schema``: a move's) names, read from the ``x-component`` marks of the game's
+    schemas: a marked value is a key of that category; a negative integer is the key
+    ``-value`` of ``x-component-negative`` where a field marks one (a slot holding ``-n``
+    for a printed ability)."""
     found: set[tuple[str, Any]] = set()
-    _refs(schemas, schemas["view"], instance, found)
+    _refs(schemas, schemas["view"] if schema is None else schema, instance, found)
     return found
 
 

@@ -4,8 +4,9 @@ Seeded random play of every registered game (never named here), every player cou
 option combination: every id any view (each seat's and a spectator's, at every step) names,
 read from the ``x-component`` marks of the game's view schema, is in the catalogue. So a view
 that names a card, trait, ability, board or environment the catalogue lacks fails here, and so
-does a catalogue that drops one. Then every component has a name and a text, its id is
-``<category>:<key>``, its parts exist, and each texts file gives every text it is asked for.
+does a catalogue that drops one; the same for every legal move. Then every component has a
+name and a text, its id is ``<category>:<key>`` and its parts exist, and each texts file
+holds only texts of components.
 """
 
 from __future__ import annotations
@@ -54,6 +55,21 @@ def test_every_id_a_view_of_random_play_names_is_in_the_catalogue(game: Game) ->
     # The marks are there and read: play names something of every category the view marks.
     marked = marked_categories([schemas["view"], schemas.get("$defs", {})])
     assert {category for category, _ in named} == marked != set()
+
+
+@pytest.mark.parametrize("game", GAMES, ids=IDS)
+def test_every_id_a_legal_move_of_random_play_names_is_in_the_catalogue(game: Game) -> None:
+    """The moves' marks too: a client that draws a move as the cards it names finds them."""
+    known, schemas = keys(game), game.schemas()
+    named: set[tuple[str, Any]] = set()
+    for index, (players, options) in enumerate(setups(game)):
+        for state in random_play(game, players, options, seed=1000 * index):
+            for seat in state.to_move():
+                for move in state.legal_moves(seat):
+                    refs = component_refs(schemas, move, schemas["moves"][move["type"]])
+                    assert refs <= known, (players, options, move, sorted(refs - known))
+                    named |= refs
+    assert named, "no move names a component: the moves' marks are missing"
 
 
 @pytest.mark.parametrize("game", GAMES, ids=IDS)
