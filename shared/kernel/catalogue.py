@@ -59,6 +59,18 @@ def from_template(texts: dict[str, Any], template: str, **values: Any) -> str:
     return str(texts["templates"][template]).format(**values)
 
 
+def table_pieces(table: dict[str, dict[str, Any]], texts: dict[str, Any],
+                 numbers: dict[str, dict[str, int]] | None = None) -> list[Component]:
+    """Components of category ``table`` (food bank, tokens, tracks…) from the ``table`` entry
+    of the game's data (``{id: {"colour": ..., "reconstruction": ...}}``, both optional),
+    named by the texts file; ``numbers`` per id where the data gives some elsewhere."""
+    return [component("table", key, name_of(texts, "table", key, key),
+                      text_of(texts, "table", key), numbers=(numbers or {}).get(key),
+                      colour=entry.get("colour"), icons=[key],
+                      reconstruction=entry.get("reconstruction", False))
+            for key, entry in table.items()]
+
+
 def catalogue(game_id: str, lang: str, texts: dict[str, Any], components: list[Component],
               note: str) -> dict[str, Any]:
     """The whole catalogue: the game, the language, its categories and components."""

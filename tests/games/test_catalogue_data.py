@@ -30,7 +30,8 @@ def by_category(game_id: str) -> dict[str, dict[Any, dict[str, Any]]]:
 @pytest.mark.rule("D-1.1", "D-1.2", "D-1.3", "D-14.1")
 def test_darwinning_catalogue_is_its_data() -> None:
     got = by_category("darwinning")
-    assert set(got) == {"environment", "ability", "species", "card"}
+    assert set(got) == {"environment", "ability", "species", "card", "table"}
+    assert set(got["table"]) == set(darwinning.DATA["table"])
     assert {k: c["icons"][0] for k, c in got["environment"].items()} == dict(
         enumerate(darwinning.ENVIRONMENTS))
     assert {k: c["name"] for k, c in got["ability"].items()} == darwinning.ABILITY_NAMES
@@ -57,7 +58,8 @@ def test_darwinning_catalogue_is_its_data() -> None:
 @pytest.mark.rule("E-1.1", "E-1.3")
 def test_evolution_catalogue_is_its_data() -> None:
     got = by_category("evolution")
-    assert set(got) == {"trait", "card"}
+    assert set(got) == {"trait", "card", "table"}
+    assert set(got["table"]) == set(evolution.DATA["table"])
     assert {k: c["name"] for k, c in got["trait"].items()} == evolution.TRAIT_NAMES
     decks = max(evolution.DECKS_BY_PLAYERS.values())
     assert sorted(got["card"]) == list(range(evolution.DECK_SIZE * decks))
@@ -71,7 +73,9 @@ def test_evolution_catalogue_is_its_data() -> None:
 @pytest.mark.rule("N-1.1")
 def test_north_star_catalogue_is_its_data() -> None:
     got = by_category("evolution-ns")
-    assert set(got) == {"trait", "card"}
+    assert set(got) == {"trait", "card", "table"}
+    assert set(got["table"]) == set(north_star.DATA["table"])
+    assert got["table"]["species_board"]["numbers"]["body_max"] == north_star.MAX_VALUE
     assert {k: c["name"] for k, c in got["trait"].items()} == north_star.TRAIT_NAMES
     assert sorted(got["card"]) == list(range(north_star.DECK_SIZE))
     for card, c in got["card"].items():
@@ -83,7 +87,9 @@ def test_north_star_catalogue_is_its_data() -> None:
 @pytest.mark.rule("S-1.1")
 def test_savanna_catalogue_is_its_data() -> None:
     got = by_category("savanna")
-    assert set(got) == {"card"}
+    assert set(got) == {"card", "table"}
+    assert got["table"]["savanna"]["numbers"] == {"columns": savanna.GRID_COLUMNS,
+                                                  "rows": savanna.DATA["grid"]["rows"]}
     assert {k: c["numbers"]["copies"] for k, c in got["card"].items()} == savanna.DECK_COUNTS
     assert sum(c["numbers"]["copies"] for c in got["card"].values()) == 132
     assert all(c["reconstruction"] for c in got["card"].values())  # counts: S-1.1

@@ -19,6 +19,7 @@ from shared.kernel.catalogue import (
     from_template,
     load_texts,
     name_of,
+    table_pieces,
     text_of,
 )
 
@@ -42,6 +43,7 @@ def build(game_id: str, data_dir: Path, lang: str) -> dict[str, Any]:
     out += [_species(texts, s, envs, abilities) for s in DATA["species"]]
     out += [_card(texts, number, card, envs, abilities)
             for number, card in enumerate(DATA["cards"])]
+    out += table_pieces(DATA["table"], texts)
     return catalogue(game_id, lang, texts, out, DATA["rules"])
 
 

@@ -16,6 +16,7 @@ from shared.kernel.catalogue import (
     from_template,
     load_texts,
     name_of,
+    table_pieces,
     text_of,
 )
 
@@ -38,4 +39,5 @@ def build(game_id: str, data_dir: Path, lang: str) -> dict[str, Any]:
             from_template(texts, "card", traits=label, deck=card // DECK_SIZE + 1),
             numbers={"deck": card // DECK_SIZE + 1},
             icons=list(printed), parts=[f"trait:{t}" for t in printed]))
-    return catalogue(game_id, lang, texts, traits + cards, DATA["rules"])
+    return catalogue(game_id, lang, texts, traits + cards + table_pieces(DATA["table"], texts),
+                     DATA["rules"])

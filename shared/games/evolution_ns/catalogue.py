@@ -16,6 +16,7 @@ from shared.kernel.catalogue import (
     from_template,
     load_texts,
     name_of,
+    table_pieces,
     text_of,
 )
 
@@ -38,4 +39,7 @@ def build(game_id: str, data_dir: Path, lang: str) -> dict[str, Any]:
                        icons=[TRAIT_OF[card]], parts=[f"trait:{TRAIT_OF[card]}"],
                        reconstruction=True)
              for card in range(DECK_SIZE)]
-    return catalogue(game_id, lang, texts, traits + cards, DATA["rules"])
+    most = DATA["max_value"]  # body size and population (N-1.2)
+    table = table_pieces(DATA["table"], texts,
+                         {"species_board": {"body_max": most, "population_max": most}})
+    return catalogue(game_id, lang, texts, traits + cards + table, DATA["rules"])

@@ -8,7 +8,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from shared.kernel.catalogue import catalogue, component, load_texts, name_of, text_of
+from shared.kernel.catalogue import (
+    catalogue,
+    component,
+    load_texts,
+    name_of,
+    table_pieces,
+    text_of,
+)
 
 from .scoring import DATA
 
@@ -20,4 +27,5 @@ def build(game_id: str, data_dir: Path, lang: str) -> dict[str, Any]:
                        text_of(texts, "card", kind), numbers={"copies": copies},
                        colour=DATA["suits"][kind], icons=[kind], reconstruction=True)
              for kind, copies in DATA["deck"].items()]
-    return catalogue(game_id, lang, texts, cards, DATA["_comment"])
+    table = table_pieces(DATA["table"], texts, {"savanna": dict(DATA["grid"])})
+    return catalogue(game_id, lang, texts, cards + table, DATA["_comment"])
