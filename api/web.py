@@ -85,11 +85,12 @@ def _conditional(response: Response, vary: list[str]) -> Response:
         return response
     wanted = request.if_none_match
     if wanted.contains(tag) or wanted.contains(tag + GZIP_SUFFIX) or wanted.star_tag:
-        not_modified = Response(status=304, headers={
-            "ETag": response.headers["ETag"],
-            "Cache-Control": response.headers["Cache-Control"]})
+        not_modified = Response(status=304, headers={"ETag": response.headers["ETag"],
+                                                     "Cache-Control": "private, no-cache"})
         not_modified.vary.update([*response.vary, *vary])
         vary.clear()  # written above, with the response's own
+        # A route's public Cache-Control holds for its 304 too (a revalidated catalogue).
+        not_modified.headers["Cache-Control"] = response.headers["Cache-Control"]
         return not_modified
     return response
 
