@@ -1,14 +1,22 @@
-"""The catalogue: games with their player counts, options and rules versions; bot kinds."""
+"""The catalogue: games with their player counts, options and rules versions, each game's
+component catalogue (cards, traits, boards… with names and rules texts); bot kinds."""
 
 from __future__ import annotations
 
-from flask import Blueprint
+from functools import cache
+
+from flask import Blueprint, Response, current_app
 
 from shared.bots.catalogue import catalogue
 from shared.domain.errors import NotFound
 from shared.games import all_games, get_game
+from shared.kernel.protocol import Game
 
 bp = Blueprint("games", __name__, url_prefix="/v1")
+
+#: The component catalogue changes only with a deploy: shared caches may keep it an hour, and
+#: its strong ETag (api.web) makes the revalidation after that a bodiless 304.
+COMPONENTS_CACHE_CONTROL = "public, max-age=3600"
 
 
 @bp.get("/games")
@@ -18,12 +26,28 @@ def list_games() -> dict[str, object]:
 
 @bp.get("/games/<game_id>")
 def show_game(game_id: str) -> dict[str, object]:
-    try:
-        return get_game(game_id).to_json()
-    except KeyError:
-        raise NotFound(f"no game with id {game_id!r}") from None
+    return _game(game_id).to_json()
+
+
+@bp.get("/games/<game_id>/components")
+def game_components(game_id: str) -> Response:
+    response = Response(_components_body(_game(game_id).id), mimetype="application/json")
+    response.headers["Cache-Control"] = COMPONENTS_CACHE_CONTROL
+    return response
 
 
 @bp.get("/bots")
 def list_bots() -> dict[str, object]:
     return {"bots": catalogue()}
+
+
+def _game(game_id: str) -> Game:
+    try:
+        return get_game(game_id)
+    except KeyError:
+        raise NotFound(f"no game with id {game_id!r}") from None
+
+
+@cache  # one body per game for the process's life: the data files change only with a deploy
+def _components_body(game_id: str) -> str:
+    return str(current_app.json.dumps(get_game(game_id).components()))

@@ -3,7 +3,9 @@
 CORS: the allowed origins come from ``CORS_ORIGINS`` (default ``*``: any page may call the
 API; there are no cookies, a seat is a bearer token, so no credentials are ever allowed).
 A JSON ``GET`` carries a strong ``ETag`` of its body and answers a matching
-``If-None-Match`` with 304, so a polling client re-downloads nothing that did not change.
+``If-None-Match`` with 304, so a polling client re-downloads nothing that did not change;
+its ``Cache-Control`` is ``private, no-cache`` unless the route set a ``public`` one (the
+component catalogue, the same for everyone).
 Text bodies are gzipped for clients that accept it (the event stream in :mod:`api.sse`).
 """
 
@@ -76,9 +78,11 @@ def _conditional(response: Response, vary: list[str]) -> Response:
             or response.direct_passthrough or response.mimetype != "application/json"):
         return response
     tag = hashlib.sha256(response.get_data()).hexdigest()[:32]
-    # A seat's view differs from a spectator's: caches must key on the token and revalidate.
-    vary.append("Authorization")
-    response.headers["Cache-Control"] = "private, no-cache"
+    if "public" not in response.headers.get("Cache-Control", ""):
+        # A seat's view differs from a spectator's: caches must key on the token and
+        # revalidate. A route whose answer is the same for everyone says ``public`` itself.
+        vary.append("Authorization")
+        response.headers["Cache-Control"] = "private, no-cache"
     response.set_etag(tag)
     if "If-None-Match" not in request.headers:
         return response
@@ -97,6 +101,8 @@ def _conditional(response: Response, vary: list[str]) -> Response:
                 not_modified.headers[name] = response.headers[name]
         not_modified.vary.update([*response.vary, *vary])
         vary.clear()  # written above, with the response's own
+        # A route's public Cache-Control holds for its 304 too (a revalidated catalogue).
+        not_modified.headers["Cache-Control"] = response.headers["Cache-Control"]
         return not_modified
     return response
 

@@ -82,3 +82,41 @@ def move_type_problem(game_id: str, move: dict[str, Any]) -> str | None:
         return None  # every move a seat plays: the compiled check alone
     found = problem(move_validators(game_id)[move["type"]], move)
     return None if found is None else f"{move['type']}: {found}"
+
+
+def component_refs(schemas: dict[str, Any], instance: Any,
+                   schema: dict[str, Any] | None = None) -> set[tuple[str, Any]]:
+    """Every ``(category, key)`` of the game's component catalogue that ``instance`` (a view,
+    or of ``schema``: a move's) names, read from the ``x-component`` marks of the game's
+    schemas: a marked value is a key of that category; a negative integer is the key
+    ``-value`` of ``x-component-negative`` where a field marks one (a slot holding ``-n``
+    for a printed ability)."""
+    found: set[tuple[str, Any]] = set()
+    _refs(schemas, schemas["view"] if schema is None else schema, instance, found)
+    return found
+
+
+def _refs(schemas: dict[str, Any], schema: dict[str, Any], instance: Any,
+          found: set[tuple[str, Any]]) -> None:
+    if "$ref" in schema:
+        _refs(schemas, schemas["$defs"][schema["$ref"].removeprefix("#/$defs/")], instance, found)
+    category = schema.get("x-component")
+    if category is not None and isinstance(instance, int | str) and not isinstance(
+            instance, bool):
+        negative = schema.get("x-component-negative")
+        if negative is not None and isinstance(instance, int) and instance < 0:
+            found.add((negative, -instance))
+        else:
+            found.add((category, instance))
+    for alternative in schema.get("anyOf", []) + schema.get("oneOf", []):
+        _refs(schemas, alternative, instance, found)
+    if isinstance(instance, dict):
+        for name, sub in schema.get("properties", {}).items():
+            if name in instance:
+                _refs(schemas, sub, instance[name], found)
+    elif isinstance(instance, list):
+        fixed = schema.get("prefixItems", [])
+        for index, item in enumerate(instance):
+            sub = fixed[index] if index < len(fixed) else schema.get("items")
+            if isinstance(sub, dict):
+                _refs(schemas, sub, item, found)

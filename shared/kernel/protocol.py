@@ -20,6 +20,9 @@ they hold. Conventions (see DESIGN.md):
 * ``to_json`` / ``Game.state_from_json`` form a lossless codec (no pickle).
 * ``Game.schemas()`` is the JSON Schema of a view and of each move type (``type`` names it):
   the contract's per-game types and the API's move check come from it.
+* ``Game.components()`` is the game's component catalogue (:mod:`shared.kernel.catalogue`):
+  every card, trait, board… with its name, rules text and numbers; the view schemas mark
+  with ``x-component`` each field that names one.
 * Fast paths for the search, each with a plain default an engine may override with an exact
   equivalent (the conformance test checks each against the plain form): ``Game.sampler``
   (many samples of one view), ``State.observed_moves`` (every legal move with its
@@ -212,15 +215,16 @@ class Game(ABC):
         (``shared.infra.accel``; the worker runs that build when it exists).
 
         By default every module of the package that defines the game's class except its
-        ``__init__`` (registration glue, not hot), or the defining module itself when the
-        engine is a single module. An engine overrides it to add helper modules or to leave
+        ``__init__`` (registration glue, not hot) and its ``catalogue`` (the component
+        catalogue, read once), or the defining module itself when the engine is a single
+        module. An engine overrides it to add helper modules or to leave
         out one that mypyc rejects (``tests/test_accel.py`` builds and checks them all).
         """
         engine, module = self._engine()
         if not hasattr(module, "__path__"):
             return (engine,)
         return tuple(sorted(f"{engine}.{path.stem}" for path in self.data_dir().glob("*.py")
-                            if path.stem != "__init__"))
+                            if path.stem not in ("__init__", "catalogue")))
 
     def _engine(self) -> tuple[str, Any]:
         # Engines live in shared.games.<engine>: a package, or a single module.
@@ -244,6 +248,14 @@ class Game(ABC):
         path = self.data_dir() / "schemas.json"
         schemas: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
         return schemas
+
+    def components(self, lang: str = "en") -> dict[str, Any]:
+        """The game's component catalogue in ``lang`` (see :mod:`shared.kernel.catalogue`):
+        ``{"game", "lang", "reconstruction", "note", "categories", "components"}``. Built by
+        each engine from its data files (``components.json``, ``texts.<lang>.json``); the
+        default is an empty catalogue."""
+        return {"game": self.id, "lang": lang, "reconstruction": False, "note": "",
+                "categories": [], "components": []}
 
     def greedy_value(self, state: State, seat: int) -> float:
         """A cheap evaluation of ``state`` for ``seat`` (the greedy bot maximises it)."""

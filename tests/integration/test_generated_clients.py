@@ -52,6 +52,10 @@ def test_a_typescript_client_compiles_strictly_and_plays_a_match(
     assert done.returncode == 0, done.stderr
     outcome = json.loads(done.stdout)
     assert outcome["status"] == "finished" and outcome["played"] > 0
+    names = {c["key"]: c["name"] for c in client.call(
+        "GET", "/v1/games/savanna/components").json()["components"]}
+    assert outcome["pickedNames"] == [names[card] for card in outcome["picked"]]
+    assert all(outcome["pickedNames"])
     match = client.match(outcome["id"])
     assert match["result"]["scores"] == outcome["scores"]
     log = client.call("GET", f"/v1/matches/{outcome['id']}/events").json()["events"]
@@ -130,6 +134,20 @@ def test_the_generated_python_client_types_every_game(evo_client: SimpleNamespac
                 checked += 1
             state.apply(seat, rng.choice(legal), rng)
     assert checked >= 50
+
+
+@pytest.mark.parametrize("game", all_games(), ids=lambda game: game.id)
+def test_the_generated_python_client_types_the_component_catalogue(
+        evo_client: SimpleNamespace, game: Game) -> None:
+    """A game's component catalogue, as the API answers it, parses into ``GameComponents``
+    whose components are typed ``Component`` models and round-trip unchanged."""
+    catalogue = importlib.import_module("evo_client.api.catalogue.get_game_components")
+    body = game.components()
+    parsed = catalogue._parse_response(client=None, response=httpx.Response(200, json=body))
+    assert isinstance(parsed, evo_client.models.GameComponents)
+    assert all(isinstance(c, evo_client.models.Component) for c in parsed.components)
+    assert [c.key for c in parsed.components] == [c["key"] for c in body["components"]]
+    assert parsed.to_dict() == body
 
 
 def play_with_generated_client(api_url: str, evo_client: SimpleNamespace) -> None:

@@ -1,5 +1,6 @@
 // Plays a whole Savanna match (seat 0 against a random bot) through a client typed from
-// openapi.yaml by openapi-typescript and openapi-fetch: no casts, `tsc --strict`.
+// openapi.yaml by openapi-typescript and openapi-fetch: no casts, `tsc --strict`; then names
+// the cards it picked from the game's component catalogue.
 // Usage: node build/play_match.js <API base URL>; prints one JSON line with the outcome.
 import createClient from "openapi-fetch";
 import type { components, paths } from "./generated/api.js";
@@ -10,6 +11,7 @@ type Match = components["schemas"]["Match"];
 type SavannaView = components["schemas"]["SavannaView"];
 type SavannaLegalMove = components["schemas"]["SavannaLegalMove"];
 type SavannaMove = components["schemas"]["SavannaMove"];
+type Component = components["schemas"]["Component"];
 
 const baseUrl = process.argv[2];
 const api = createClient<paths>({ baseUrl });
@@ -71,8 +73,15 @@ async function main(): Promise<void> {
     match = ok(read.data, read.error);
   }
   const scores = match.result === null ? null : match.result.scores;
+  // The component catalogue names the cards a view carries: joined on (category, key).
+  const listed = await api.GET("/v1/games/{game_id}/components", {
+    params: { path: { game_id: "savanna" } } });
+  const catalogue = ok(listed.data, listed.error);
+  const cards = new Map<string | number, Component>(catalogue.components
+    .filter((c) => c.category === "card").map((c) => [c.key, c]));
+  const pickedNames = picked.map((card) => cards.get(card)?.name ?? "");
   console.log(JSON.stringify({ id: match.id, status: match.status, version: match.version,
-    played, carriedOver, scores, picked }));
+    played, carriedOver, scores, picked, pickedNames }));
 }
 
 await main();

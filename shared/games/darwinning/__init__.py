@@ -44,6 +44,11 @@ class DarwinningGame(Game):
                    "upgrade it, then survive on the era's environments and on other species "
                    "(the Multamäki family). 2-6 players; two play with a virtual third.")
 
+    def components(self, lang: str = "en") -> dict[str, Any]:
+        from .catalogue import build
+
+        return build(self.id, self.data_dir(), lang)
+
     def new_state(self, players: int, options: dict[str, Any], rng: random.Random) -> State:
         if not self.min_players <= players <= self.max_players:
             raise ValueError(f"darwinning is for 2-6 players, not {players}")

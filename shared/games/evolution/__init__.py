@@ -39,6 +39,11 @@ class EvolutionGame(Game):
                    "(Knorre & Machin, 2010). 2-4 players with one deck, 5-8 with two.")
     heuristic_playouts = True  # see .policy: it won at equal wall time
 
+    def components(self, lang: str = "en") -> dict[str, Any]:
+        from .catalogue import build
+
+        return build(self.id, self.data_dir(), lang)
+
     def playout_heuristic(self) -> Policy | None:
         return evolution_policy  # type: ignore[return-value]
 

@@ -37,6 +37,11 @@ class EvolutionNSGame(Game):
     description = ("Adapt your species with traits, share a watering hole and fend off "
                    "carnivores (North Star Games, 2014). 2-6 players.")
 
+    def components(self, lang: str = "en") -> dict[str, Any]:
+        from .catalogue import build
+
+        return build(self.id, self.data_dir(), lang)
+
     def new_state(self, players: int, options: dict[str, Any], rng: random.Random) -> State:
         if not self.min_players <= players <= self.max_players:
             raise ValueError(f"evolution-ns is for 2-6 players, not {players}")

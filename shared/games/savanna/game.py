@@ -509,6 +509,11 @@ class SavannaGame(Game):
 
         return savanna_policy  # type: ignore[return-value]
 
+    def components(self, lang: str = "en") -> dict[str, Any]:
+        from shared.games.savanna.catalogue import build
+
+        return build(self.id, self.data_dir(), lang)
+
     def compiled_modules(self) -> tuple[str, ...]:
         # The engine and its scoring (run at the end of every playout too); the playout
         # policy is a candidate, not registered, and stays out of the build.

@@ -1,0 +1,82 @@
+"""Building blocks of a game's component catalogue (``Game.components()``).
+
+A catalogue lists every component of a game (card, trait, ability, species board,
+environment, card type…) in one shape, so a client draws any game's pieces with one code
+path: ``id`` (stable, ``<category>:<key>``), ``category``, ``key`` (exactly the value the
+game's views carry for it: a card number, a trait id…), ``name``, ``text`` (its rules in
+short), ``numbers`` (named integers: value, food, copies…), ``colour`` (a colour or suit
+name, or null), ``icons`` (icon names), ``parts`` (ids of the components it carries: a
+card's traits, a species board's abilities) and ``reconstruction`` (the data is ours, not
+printed). The view schemas mark every field that holds a key with ``x-component`` (its
+category), so a view joins the catalogue on ``(category, key)``.
+
+Names and texts are per language: ``texts.<lang>.json`` beside the engine's data holds the
+category names, names the data file does not give (``names``, by component id), one text per
+component id (``texts``) and templates for components that share a text (every copy of a
+card), filled with the component's numbers and names. A translation is another such file.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+Component = dict[str, Any]
+
+
+def load_texts(data_dir: Path, lang: str = "en") -> dict[str, Any]:
+    """The engine's ``texts.<lang>.json``: ``{"categories", "names", "texts", "templates"}``."""
+    texts: dict[str, Any] = json.loads(
+        (data_dir / f"texts.{lang}.json").read_text(encoding="utf-8"))
+    return texts
+
+
+def component(category: str, key: int | str, name: str, text: str, *,
+              numbers: dict[str, int] | None = None, colour: str | None = None,
+              icons: list[str] | None = None, parts: list[str] | None = None,
+              reconstruction: bool = False) -> Component:
+    """One catalogue entry (its id is ``<category>:<key>``)."""
+    return {"id": f"{category}:{key}", "category": category, "key": key, "name": name,
+            "text": text, "numbers": dict(numbers or {}), "colour": colour,
+            "icons": list(icons or []), "parts": list(parts or []),
+            "reconstruction": reconstruction}
+
+
+def name_of(texts: dict[str, Any], category: str, key: int | str, default: str) -> str:
+    """The name of component ``<category>:<key>``: the texts file's, else ``default`` (the
+    data file's English name)."""
+    return str(texts.get("names", {}).get(f"{category}:{key}", default))
+
+
+def text_of(texts: dict[str, Any], category: str, key: int | str) -> str:
+    """The text of component ``<category>:<key>``."""
+    return str(texts["texts"][f"{category}:{key}"])
+
+
+def from_template(texts: dict[str, Any], template: str, **values: Any) -> str:
+    """Template ``template`` of the texts file filled with ``values``."""
+    return str(texts["templates"][template]).format(**values)
+
+
+def table_pieces(table: dict[str, dict[str, Any]], texts: dict[str, Any],
+                 numbers: dict[str, dict[str, int]] | None = None) -> list[Component]:
+    """Components of category ``table`` (food bank, tokens, tracks…) from the ``table`` entry
+    of the game's data (``{id: {"colour": ..., "reconstruction": ...}}``, both optional),
+    named by the texts file; ``numbers`` per id where the data gives some elsewhere."""
+    return [component("table", key, name_of(texts, "table", key, key),
+                      text_of(texts, "table", key), numbers=(numbers or {}).get(key),
+                      colour=entry.get("colour"), icons=[key],
+                      reconstruction=entry.get("reconstruction", False))
+            for key, entry in table.items()]
+
+
+def catalogue(game_id: str, lang: str, texts: dict[str, Any], components: list[Component],
+              note: str) -> dict[str, Any]:
+    """The whole catalogue: the game, the language, its categories and components."""
+    used = list(dict.fromkeys(c["category"] for c in components))
+    return {"game": game_id, "lang": lang,
+            "reconstruction": any(c["reconstruction"] for c in components),
+            "note": note,
+            "categories": [{"id": cat, "name": texts["categories"][cat]} for cat in used],
+            "components": components}
