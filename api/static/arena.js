@@ -48,6 +48,14 @@ const Arena = {
     return node;
   },
 
+  // A page string in the page's language: the English text is the message id; the server puts
+  // the page's catalogue in window.EVO_MESSAGES. `{name}` placeholders are filled from params.
+  t(text, params = {}) {
+    const messages = window.EVO_MESSAGES || {};
+    const template = messages[text] || text;
+    return template.replace(/\{(\w+)\}/g, (whole, key) => (key in params ? String(params[key]) : whole));
+  },
+
   title(text) {
     return String(text).replace(/_/g, " ").replace(/\b\w/g, (c) => c.toUpperCase());
   },

@@ -67,6 +67,17 @@ function boardRenderer(game) {
   return loading[game];
 }
 
+// The game's component catalogue (names, texts, numbers), fetched once per page.
+const catalogues = {};
+function catalogue(game) {
+  if (!catalogues[game]) {
+    catalogues[game] = Arena.api("GET", `/v1/games/${encodeURIComponent(game)}/components`)
+      .then((body) => new Map(body.components.map((component) => [component.id, component])))
+      .catch(() => new Map());
+  }
+  return catalogues[game];
+}
+
 // -- drawing --------------------------------------------------------------------------------
 function drawSeats(match) {
   document.getElementById("title").textContent =
@@ -229,7 +240,12 @@ async function refresh() {
         document.getElementById("board").replaceChildren(note);
       } else {
         const draw = await boardRenderer(match.game);
-        document.getElementById("board").replaceChildren(draw(match.view, match));
+        const components = await catalogue(match.game);
+        document.getElementById("board").replaceChildren(draw(match.view, match, {
+          moves: page.moves,  // the seat's legal moves ({version, moves}) or null
+          choose: (moveId) => play(page.moves.version, moveId),  // play one of them
+          components,  // the game's catalogue: Map of component id -> component
+        }));
       }
       document.body.dataset.version = match.version;
       document.body.dataset.status = match.status;

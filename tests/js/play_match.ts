@@ -54,7 +54,7 @@ async function main(): Promise<void> {
     if (match.you !== null && match.to_move.includes(match.you)) {
       const listed = await seat.GET("/v1/matches/{match_id}/moves", { params: { path } });
       const moves = ok(listed.data, listed.error);
-      if (moves.game !== "savanna" || match.view.game !== "savanna") {
+      if (moves.game !== "savanna" || match.view === null || match.view.game !== "savanna") {
         throw new Error(`not a Savanna match: ${moves.game}`);
       }
       const chosen = choose(match.view, moves.moves);
