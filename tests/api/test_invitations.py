@@ -274,3 +274,18 @@ def test_a_declined_or_unanswered_tournament_is_aborted(app: Flask, client: Flas
     assert late.status_code in (404, 409)
     assert client.get("/v1/me/invitations",
                       headers=bearer(victim["key"])).get_json() == {"invitations": []}
+
+
+def test_the_tournament_listing_shows_waiting_and_aborted_ones(client: FlaskClient) -> None:
+    """The listing's contract names every status a tournament has (a fuzzer found a waiting
+    one listed against a schema that knew only running, finished and cancelled)."""
+    invited = account(client, "Listed entrant")
+    waiting = tournament(client, invited)
+    aborted = tournament(client, invited)
+    client.post(f"/v1/me/invitations/tournament-{aborted['id']}/decline",
+                headers=bearer(invited["key"]))
+    for status, expected in (("waiting", waiting), ("aborted", aborted)):
+        listed = check(client.get(f"/v1/tournaments?status={status}&limit=100"),
+                       "/v1/tournaments", "GET")
+        assert expected["id"] in [t["id"] for t in listed["tournaments"]]
+        assert {t["status"] for t in listed["tournaments"]} == {status}

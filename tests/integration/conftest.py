@@ -170,8 +170,9 @@ class Client:
         return self.http.request(method, f"{self.base}{path}", headers=headers, timeout=70,
                                  **kwargs)
 
-    def create(self, body: dict[str, Any]) -> dict[str, Any]:
-        response = self.call("POST", "/v1/matches", json=body)
+    def create(self, body: dict[str, Any], token: str | None = None) -> dict[str, Any]:
+        """Create a match; an account's ``token`` (its key) takes that account's seats."""
+        response = self.call("POST", "/v1/matches", token, json=body)
         assert response.status_code == 201, response.text
         return response.json()
 

@@ -577,7 +577,8 @@ def test_duplicate_play_with_concurrency_1_shows_no_seed_of_the_running_twin(
     puller = account(stack, "Twin puller")
     created = create(stack, {"game": "savanna", "format": "round_robin", "move_deadline": 60,
                              "concurrency": 1, "entrants": [
-                                 {"account": puller["id"]}, {"bot": {"kind": "random"}}]})
+                                 {"account": puller["id"]}, {"bot": {"kind": "random"}}]},
+                     puller)
     tid = created["id"]
     first, second = f"{tid}-0", f"{tid}-1"
     wait_started(stack, tid, [0])
@@ -605,7 +606,8 @@ def test_duplicate_play_with_concurrency_2_then_cancelled_reports_aborted(
     puller = account(stack, "Twin puller 2")
     created = create(stack, {"game": "savanna", "format": "round_robin", "move_deadline": 60,
                              "concurrency": 2, "entrants": [
-                                 {"account": puller["id"]}, {"bot": {"kind": "random"}}]})
+                                 {"account": puller["id"]}, {"bot": {"kind": "random"}}]},
+                     puller)
     tid = created["id"]
     twins = [f"{tid}-0", f"{tid}-1"]
     wait_started(stack, tid, [0, 1])

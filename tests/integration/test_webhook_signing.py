@@ -95,7 +95,7 @@ def test_a_verifying_bot_plays_the_signed_calls_and_refuses_forged_ones(
     verifying_bot.secret = account["webhook_secret"]
     match = client.create({"game": "savanna", "seed": 11, "move_deadline": 10, "seats": [
         {"kind": "account", "account": account["id"]},
-        {"kind": "bot", "bot": {"kind": "random"}}]})
+        {"kind": "bot", "bot": {"kind": "random"}}]}, account["key"])
     client.wait_finished(match["id"], timeout=120)
     # At least a call a move: one asked while the random bot moved is asked again.
     assert len(verifying_bot.calls) >= MOVES_PER_SEAT
@@ -159,7 +159,7 @@ def test_a_dripping_webhook_costs_its_seat_the_deadline_only(client: Client,
         started = time.monotonic()
         match = client.create({"game": "savanna", "seed": 12, "move_deadline": 1, "seats": [
             {"kind": "account", "account": account["id"]},
-            {"kind": "bot", "bot": {"kind": "random"}}]})
+            {"kind": "bot", "bot": {"kind": "random"}}]}, account["key"])
         while True:
             timeouts = [e for e in log_of(client, match["id"])
                         if e.get("seat") == 0 and "timeout" in e]
