@@ -307,11 +307,14 @@ class TournamentStore:
         key, now = f"evo:t:client:{who}", time.time()
         entries = self.redis.hgetall(key)
         ids = list(entries)
-        running = self.redis.smembers("evo:t:running") if ids else set()
         with self.redis.pipeline(transaction=False) as pipe:
             for other in ids:
                 pipe.exists(self._key(other))
             created = pipe.execute() if ids else []
+        # Read after the metadata: ``create`` adds to the index before writing the metadata,
+        # so a tournament seen created is in this later read unless it ended. Read before, a
+        # creation in between looked over and its reservation was dropped (a fourth passed).
+        running = self.redis.smembers("evo:t:running") if ids else set()
         # Over: no longer running once created, or never created within the grace.
         gone = [other for other, exists in zip(ids, created, strict=True)
                 if other not in running
