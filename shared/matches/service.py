@@ -40,9 +40,8 @@ from shared.games import all_games, get_game
 from shared.infra.secrets import hash_secret
 from shared.infra.stats import WorkerStats
 from shared.kernel.protocol import Game, IllegalMove, NotYourTurn, State
-from shared.matches import carryover
+from shared.matches import carryover, resignation
 from shared.matches import randomness as match_random
-from shared.matches import resignation
 from shared.matches.moves import move_problem
 from shared.matches.randomness import MatchRandom
 from shared.matches.record import ENDED, MatchRecord
@@ -491,8 +490,10 @@ class MatchService:
         return out
 
     def legal_moves(self, record: MatchRecord, seat: int | None) -> list[dict[str, Any]]:
-        """The moves ``seat`` may make now (none if it owes none; None, a spectator: none)."""
-        if record.status != MatchStatus.RUNNING or seat not in record.to_move:
+        """The moves ``seat`` may make now (none if it owes none or has resigned: the
+        fallback plays it; None, a spectator: none)."""
+        if (record.status != MatchStatus.RUNNING or seat not in record.to_move
+                or seat in record.resigned):
             return []
         state = get_game(record.game).state_from_json(json.loads(record.state))
         return [{"id": state.move_id(m), "label": state.move_label(m), "move": m}
@@ -691,6 +692,9 @@ class MatchService:
         if record.status in ENDED:
             ended = "over" if record.status == MatchStatus.FINISHED else record.status
             raise Conflict(f"the match is {ended}", version=record.version)
+        if seat in record.resigned and bot is None:  # only the fallback plays it now
+            raise Conflict(f"seat {seat} has left this match: the fallback plays it",
+                           version=record.version)
         game = get_game(record.game)
         state = game.state_from_json(json.loads(record.state))
         applied_at = expected_version

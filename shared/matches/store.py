@@ -38,7 +38,8 @@ so on Redis Cluster all keys of one match live in one slot and one script can wr
   ends it, so a live match is never missing, and an entry a lost race leaves behind is
   dropped by the sweep when it finds the match over or gone);
 * ``evo:deadlines`` sorted set — matches with a move deadline or an idle limit by the
-  earliest time a seat's deadline or idle limit passes (``MatchRecord.due_at``); ``evo:waiting`` sorted set — waiting matches by creation time (both are
+  earliest time a seat's deadline or idle limit passes (``MatchRecord.due_at``);
+  ``evo:waiting`` sorted set — waiting matches by creation time (both are
   global indexes: inside the commit on a single Redis, after it on a cluster);
 * ``evo:rate:{key}`` string — a per-seat window (:meth:`MatchStore.rate_limit`, TTL);
 * ``evo:finishing`` sorted set — finished rated or tournament matches that still owe their
