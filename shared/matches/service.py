@@ -16,7 +16,9 @@ account, a tournament's entrants); any other is an invitation, and the match wai
 the account accepts (``accept_invitation``) or ends ``aborted`` (a decline, an expiry).
 A match may set ``move_deadline``: a person's or pull bot's seat that owes a move past it gets
 a fallback move (``shared.bots.deadlines``); after ``forfeit_after`` consecutive timeouts the
-seat forfeits and the fallback plays it to the end.
+seat forfeits and the fallback plays it to the end. A seat may also leave for good
+(:meth:`MatchService.resign`; a person's seat idle past ``idle_after`` is abandoned the same
+way): ``shared.matches.resignation`` says what that changes.
 """
 
 from __future__ import annotations
