@@ -1,4 +1,5 @@
-"""Matches: create, join, read (spectator or seat), legal moves, moves, events, waiting."""
+"""Matches: create, join, read (spectator or seat), legal moves, moves, resign, events,
+waiting."""
 
 from __future__ import annotations
 
@@ -150,6 +151,15 @@ def submit_move(match_id: str) -> dict[str, Any]:
                                    answer_checked=key is not None)
     current_app.extensions["evo.moves_accepted"].inc()
     return answer
+
+
+@bp.post("/<match_id>/resign")
+def resign(match_id: str) -> dict[str, Any]:
+    """The caller's seat leaves the match for good (``shared.matches.resignation``)."""
+    # An unknown match is a 404 before any token check.
+    _, seat = service().load_as(match_id, bearer_token(), required=True)
+    assert seat is not None  # required=True: no seat is a 401 or 403
+    return service().describe(service().resign(match_id, seat), seat)
 
 
 def stored_retry(match_id: str, seat: int, key: str) -> dict[str, Any] | None:

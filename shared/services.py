@@ -56,7 +56,8 @@ def build(settings: Settings) -> Services:
                            background=make_enqueue(settings.broker_url, TOURNAMENT_QUEUE),
                            on_finish=make_sender(settings.broker_url, MATCH_FINISHED_TASK),
                            stats=stats, accounts=account_store,
-                           invitation_ttl=settings.invitation_seconds)
+                           invitation_ttl=settings.invitation_seconds,
+                           human_idle_seconds=settings.human_idle_seconds or None)
     accounts = AccountService(account_store, matches, parse_networks(settings.webhook_allow))
     limits = TournamentLimits(settings.tournaments_per_client, settings.max_tournament_search,
                               settings.max_tournament_simulations)

@@ -233,6 +233,7 @@ async function refresh() {
       page.redraw = false;
       drawSeats(match);
       drawResult(match);
+      drawResign(match);
       drawMoves(page.moves);
       if (match.view === null) {  // a sealed tournament match: its deal is played elsewhere
         const note = document.createElement("p");
@@ -264,6 +265,34 @@ function follow() {
   page.stream.addEventListener("end", () => refresh());
 }
 
+// -- resigning: the seat leaves for good, once the person confirms it ------------------------
+function drawResign(match) {
+  const button = document.getElementById("resign");
+  button.textContent = Arena.t("Resign");
+  document.getElementById("resign-row").hidden = !(page.seat !== null
+    && match.status === "running" && !(match.resigned || []).includes(page.seat));
+}
+
+async function resign() {
+  const others = page.match.seats.length - 1;
+  const question = others === 1
+    ? Arena.t("Resign this match? It ends now and the other player wins.")
+    : Arena.t("Resign this match? A bot plays your seat to the end and you are ranked last.");
+  if (!window.confirm(question)) return;
+  const error = document.getElementById("resign-error");
+  error.hidden = true;
+  try {
+    await Arena.api("POST", `/v1/matches/${matchId}/resign`, {
+      token: Arena.tokens(matchId)[page.seat] });
+  } catch (failure) {
+    error.textContent = Arena.t("Could not resign: {reason}", { reason: failure.message });
+    error.hidden = false;
+  }
+  page.redraw = true;
+  await refresh();
+}
+
+document.getElementById("resign").addEventListener("click", resign);
 document.getElementById("join").addEventListener("click", join);
 document.getElementById("hint").addEventListener("click", askHint);
 refresh().then(follow);

@@ -1,4 +1,6 @@
-"""Move deadlines: a seat that owes a move past its deadline gets the fallback move.
+"""Move deadlines: a seat that owes a move past its deadline gets the fallback move, and a
+person's seat that owes one past its idle limit (``MatchRecord.idle_after``) is abandoned
+(``shared.matches.resignation``: the fallback plays it from then on, or the match ends).
 
 Only seats the server does not play are clocked (a person's, a pull bot's): see
 ``shared.matches.service.clocked``. The sweep also expires matches left waiting for open seats.
@@ -11,6 +13,7 @@ import time
 
 from shared.bots.fallback import play_timeout
 from shared.domain.errors import ServiceError
+from shared.matches import resignation
 from shared.matches.service import MatchService, clocked
 
 log = logging.getLogger(__name__)
@@ -45,15 +48,20 @@ def _time_out(service: MatchService, match_id: str, now: float) -> int:
             # chosen in it): nothing to time out; the stalled-match sweep ends it later.
             service.forget_indexed(match_id)
             return played
+        idle = [seat for seat in sorted(record.owed_since) if resignation.idle(record, seat, now)]
         overdue = [seat for seat, since in sorted(record.owed_since.items())
                    if record.move_deadline is not None and since + record.move_deadline <= now
                    and seat in record.to_move and clocked(record, seat)]
-        if not overdue:
+        if not idle and not overdue:
             service.index_deadlines(record)
             return played
         try:
-            play_timeout(service, record, overdue[0], "deadline")
-            played += 1
+            if idle:  # abandoned: the seat leaves (the fallback plays it, or the match ends)
+                service.resign(match_id, idle[0], idle_by=now)
+                log.info("match %s: seat %s abandoned (idle)", match_id, idle[0])
+            else:
+                play_timeout(service, record, overdue[0], "deadline")
+                played += 1
         except ServiceError as exc:  # the seat moved just in time: look again
             log.info("deadline move dropped in match %s: %s", match_id, exc.detail)
     return played

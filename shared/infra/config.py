@@ -70,6 +70,9 @@ class Settings:
     # Days an account is kept after its last use (a request with one of its keys, a new seat);
     # 0 keeps accounts for ever.
     account_retention_days: float = 365.0
+    # Seconds a person's seat of a casual match may owe a move before it is abandoned (the
+    # fallback plays it from then on, or the match ends: shared.matches.resignation); 0: never.
+    human_idle_seconds: float = 1800.0
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -119,4 +122,5 @@ class Settings:
             max_tournament_simulations=int(os.environ.get("MAX_TOURNAMENT_SIMULATIONS",
                                                           100_000_000)),
             account_retention_days=float(os.environ.get("ACCOUNT_RETENTION_DAYS", 365.0)),
+            human_idle_seconds=float(os.environ.get("HUMAN_IDLE_SECONDS", 1800.0)),
         )

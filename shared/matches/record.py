@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from shared.domain.types import ENDED, MatchStatus, SeatRecord
+from shared.domain.types import ENDED, MatchStatus, SeatKind, SeatRecord
 
 __all__ = ["ENDED", "MatchRecord"]  # ENDED: re-exported, the statuses of an ended match
 
@@ -48,12 +48,36 @@ class MatchRecord:
     # nothing derived from its seed (seed, log, views) is shown but to a seat, its own, while
     # it runs (``MatchService.describe``), until its tournament unseals the deal.
     sealed: bool = False
+    # Seats that resigned or were abandoned (idle past ``idle_after``): also in ``forfeited``,
+    # so the fallback plays them and they rank last (``shared.matches.resignation``).
+    resigned: list[int] = field(default_factory=list)
+    # Seconds a person's seat may owe a move before it counts as abandoned (None: never);
+    # fixed when the match is created (``HUMAN_IDLE_SECONDS``).
+    idle_after: float | None = None
 
     def deadline_at(self) -> float | None:
         """When the first deadline of a seat that owes a move passes (None: no deadline)."""
         if self.move_deadline is None or self.status != MatchStatus.RUNNING or not self.owed_since:
             return None
         return min(self.owed_since.values()) + self.move_deadline
+
+    def idle_at(self) -> float | None:
+        """When the first person's seat that owes a move counts as abandoned (None: never)."""
+        if self.idle_after is None or self.status != MatchStatus.RUNNING:
+            return None
+        idle = [since for seat, since in self.owed_since.items() if self.idles(seat)]
+        return min(idle) + self.idle_after if idle else None
+
+    def idles(self, seat: int) -> bool:
+        """Whether ``seat`` can be abandoned by idling: a person's seat still in the match."""
+        return (self.idle_after is not None and seat not in self.forfeited
+                and self.seats[seat]["kind"] in (SeatKind.HUMAN, SeatKind.OPEN))
+
+    def due_at(self) -> float | None:
+        """When the deadline sweep must next look at the match: the first move deadline or
+        idle limit to pass (None: neither runs)."""
+        times = [t for t in (self.deadline_at(), self.idle_at()) if t is not None]
+        return min(times) if times else None
 
     def to_fields(self) -> dict[str, str]:
         return {
@@ -70,6 +94,7 @@ class MatchRecord:
             "forfeited": json.dumps(self.forfeited), "seeded": json.dumps(self.seeded),
             "bots_since": json.dumps(self.bots_since),
             "finish_owed": json.dumps(self.finish_owed), "sealed": json.dumps(self.sealed),
+            "resigned": json.dumps(self.resigned), "idle_after": json.dumps(self.idle_after),
         }
 
     @classmethod
@@ -93,4 +118,6 @@ class MatchRecord:
             bots_since=json.loads(fields.get("bots_since", "null")),
             finish_owed=json.loads(fields.get("finish_owed", "false")),
             sealed=json.loads(fields.get("sealed", "false")),
+            resigned=json.loads(fields.get("resigned", "[]")),
+            idle_after=json.loads(fields.get("idle_after", "null")),
         )

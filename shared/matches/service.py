@@ -16,7 +16,9 @@ account, a tournament's entrants); any other is an invitation, and the match wai
 the account accepts (``accept_invitation``) or ends ``aborted`` (a decline, an expiry).
 A match may set ``move_deadline``: a person's or pull bot's seat that owes a move past it gets
 a fallback move (``shared.bots.deadlines``); after ``forfeit_after`` consecutive timeouts the
-seat forfeits and the fallback plays it to the end.
+seat forfeits and the fallback plays it to the end. A seat may also leave for good
+(:meth:`MatchService.resign`; a person's seat idle past ``idle_after`` is abandoned the same
+way): ``shared.matches.resignation`` says what that changes.
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ from shared.games import all_games, get_game
 from shared.infra.secrets import hash_secret
 from shared.infra.stats import WorkerStats
 from shared.kernel.protocol import Game, IllegalMove, NotYourTurn, State
-from shared.matches import carryover
+from shared.matches import carryover, resignation
 from shared.matches import randomness as match_random
 from shared.matches.moves import move_problem
 from shared.matches.randomness import MatchRandom
@@ -124,8 +126,11 @@ class MatchService:
     def __init__(self, store: MatchStore, enqueue: Enqueue, idempotency_ttl: int = 86400,
                  background: Enqueue | None = None, on_finish: OnFinish | None = None,
                  stats: WorkerStats | None = None, accounts: AccountStore | None = None,
-                 invitation_ttl: float = 600.0):
+                 invitation_ttl: float = 600.0, human_idle_seconds: float | None = None):
         self.store = store
+        # Seconds a person's seat of a new match may owe a move before it is abandoned
+        # (``shared.matches.resignation``; None: never).
+        self.human_idle_seconds = human_idle_seconds
         # How long an invited account has to accept before the match is aborted.
         self.invitation_ttl = invitation_ttl
         # The accounts' store (given by ``shared.services``, which hands the same one to the
@@ -182,7 +187,8 @@ class MatchService:
             state=json.dumps(state.to_json()), rng=match_random.dump(rng), result=None,
             to_move=state.to_move(), created_at=now, updated_at=now, tournament=tournament,
             rated=rated, move_deadline=move_deadline, forfeit_after=forfeit_after,
-            seeded=seeded, sealed=sealed)
+            seeded=seeded, sealed=sealed,
+            idle_after=None if tournament is not None else self.human_idle_seconds)
         if state.is_over():  # a game with no decisions at all; kept for completeness
             record.status, record.result = MatchStatus.FINISHED, state.result().to_json()
             record.finish_owed = owes_finish(record)
@@ -459,7 +465,7 @@ class MatchService:
             "created_at": record.created_at, "updated_at": record.updated_at,
             "move_deadline": record.move_deadline, "deadline_at": record.deadline_at(),
             "rated": record.rated, "tournament": record.tournament,
-            "forfeited": record.forfeited,
+            "forfeited": record.forfeited, "resigned": record.resigned,
         }
 
     def list_matches(self, status: str | None, game: str | None, open_seat: bool | None,
@@ -486,8 +492,10 @@ class MatchService:
         return out
 
     def legal_moves(self, record: MatchRecord, seat: int | None) -> list[dict[str, Any]]:
-        """The moves ``seat`` may make now (none if it owes none; None, a spectator: none)."""
-        if record.status != MatchStatus.RUNNING or seat not in record.to_move:
+        """The moves ``seat`` may make now (none if it owes none or has resigned: the
+        fallback plays it; None, a spectator: none)."""
+        if (record.status != MatchStatus.RUNNING or seat not in record.to_move
+                or seat in record.resigned):
             return []
         state = get_game(record.game).state_from_json(json.loads(record.state))
         return [{"id": state.move_id(m), "label": state.move_label(m), "move": m}
@@ -611,6 +619,31 @@ class MatchService:
             "type": "aborted", "accounts": late,
             "reason": f"the invitation of account(s) {', '.join(late)} expired unanswered"})
 
+    # -- leaving: resigning, or abandoning by idling (shared.matches.resignation) ----------
+    def resign(self, match_id: str, seat: int, idle_by: float | None = None) -> MatchRecord:
+        """``seat`` leaves the match for good: the fallback plays it to the end and it ranks
+        last, or the match ends now if nobody is left to play for. 409 if the match is not
+        running or the seat has already left or forfeited. ``idle_by``: the seat is
+        abandoned, having owed a move past its idle limit by then (409 if it has moved)."""
+        for _ in range(10):  # retry a lost compare-and-set against the players
+            record = self.load(match_id)
+            resignation.check(record, seat, idle_by)
+            expected = record.version
+            event = resignation.leave(record, seat, resignation.RESIGNED if idle_by is None
+                                      else resignation.IDLE)
+            record.version, record.updated_at = expected + 1, time.time()
+            record.finish_owed = owes_finish(record)
+            self._restart_clocks(record, None)
+            entry = {"version": record.version, "at": record.updated_at, "events": [event]}
+            due = self.bot_seats_due(record)
+            if self.store.commit(record, expected, [entry], ended=self.kept_form(record),
+                                 queued=due, queued_ttl=QUEUED_TTL):
+                self.send_bot_turns(record, due)
+                if record.finish_owed:
+                    self.send_finish(record.id)
+                return record
+        raise Conflict("too many concurrent changes; try again")
+
     # -- playing ----------------------------------------------------------------------------
     def submit_move(self, match_id: str, seat: int, expected_version: int,
                     move: dict[str, Any] | str, idempotency_key: str | None = None,
@@ -661,6 +694,9 @@ class MatchService:
         if record.status in ENDED:
             ended = "over" if record.status == MatchStatus.FINISHED else record.status
             raise Conflict(f"the match is {ended}", version=record.version)
+        if seat in record.resigned and bot is None:  # only the fallback plays it now
+            raise Conflict(f"seat {seat} has left this match: the fallback plays it",
+                           version=record.version)
         game = get_game(record.game)
         state = game.state_from_json(json.loads(record.state))
         applied_at = expected_version
@@ -801,7 +837,8 @@ class MatchService:
         record.updated_at = time.time()
         if state.is_over():
             record.status = MatchStatus.FINISHED
-            record.result = state.result().to_json()
+            record.result = resignation.final_result(state.result().to_json(),
+                                                     record.resigned)
             record.finish_owed = owes_finish(record)  # written by the commit that ends it
         self._restart_clocks(record, mover)
 
@@ -811,8 +848,8 @@ class MatchService:
         the turn budget starts when the last waiting seat stops owing one (``bots_since``,
         at the write's ``updated_at``, the time its log entry shows)."""
         now = time.time()
-        owing = [s for s in record.to_move
-                 if record.status == MatchStatus.RUNNING and clocked(record, s)]
+        owing = [s for s in record.to_move if record.status == MatchStatus.RUNNING
+                 and (clocked(record, s) or record.idles(s))]
         record.owed_since = {s: (record.owed_since.get(s, now) if s != mover else now)
                              for s in owing}
         # The turn budget's start: the write after which no waiting seat owes a move (one

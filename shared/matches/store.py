@@ -37,8 +37,9 @@ so on Redis Cluster all keys of one match live in one slot and one script can wr
   match is added before a write that leaves it live, and everywhere removed after one that
   ends it, so a live match is never missing, and an entry a lost race leaves behind is
   dropped by the sweep when it finds the match over or gone);
-* ``evo:deadlines`` sorted set — matches with a move deadline by the earliest time a seat's
-  deadline passes; ``evo:waiting`` sorted set — waiting matches by creation time (both are
+* ``evo:deadlines`` sorted set — matches with a move deadline or an idle limit by the
+  earliest time a seat's deadline or idle limit passes (``MatchRecord.due_at``);
+  ``evo:waiting`` sorted set — waiting matches by creation time (both are
   global indexes: inside the commit on a single Redis, after it on a cluster);
 * ``evo:rate:{key}`` string — a per-seat window (:meth:`MatchStore.rate_limit`, TTL);
 * ``evo:finishing`` sorted set — finished rated or tournament matches that still owe their
@@ -409,7 +410,7 @@ class MatchStore:
         Two writers may update the index in either order; an entry that is too early only
         makes the deadline sweep look at the match, re-read it and re-index it.
         """
-        due = record.deadline_at()
+        due = record.due_at()
         with self.redis.pipeline(transaction=False) as pipe:
             if due is None:
                 pipe.zrem("evo:deadlines", record.id)
@@ -501,7 +502,7 @@ class MatchStore:
         only if absent). ``evo:active`` by its last update (:meth:`_index_before`), then
         what :meth:`index_deadlines` adds."""
         adds = [("evo:active", record.updated_at, record.id, False)]
-        due = record.deadline_at()
+        due = record.due_at()
         if due is not None:
             adds.append(("evo:deadlines", due, record.id, False))
         if record.status == MatchStatus.WAITING:
@@ -513,7 +514,7 @@ class MatchStore:
         """The index entries a write that leaves ``record`` live removes (as
         :meth:`index_deadlines` does)."""
         removals = []
-        if record.deadline_at() is None:
+        if record.due_at() is None:
             removals.append(("evo:deadlines", record.id))
         if record.status != MatchStatus.WAITING:
             removals.append(("evo:waiting", record.id))

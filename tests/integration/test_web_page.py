@@ -14,7 +14,15 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, ElementHandle, Page, Response, expect, sync_playwright
+from playwright.sync_api import (
+    Browser,
+    Dialog,
+    ElementHandle,
+    Page,
+    Response,
+    expect,
+    sync_playwright,
+)
 from playwright.sync_api import Error as PlaywrightError
 
 from tests.integration.conftest import Client, Worker
@@ -317,3 +325,30 @@ def test_a_page_on_another_origin_revalidates_with_if_none_match(
     }""", api_url)
     assert outcome["tag"], outcome
     assert outcome["status"] == 304 and outcome["sameTag"], outcome
+
+
+def test_a_person_resigns_on_the_page_after_confirming(
+        page: Page, api_url: str, client: Client, worker: Worker) -> None:
+    created = client.create({"game": "savanna", "seats": [
+        {"kind": "human"}, {"kind": "bot", "bot": {"kind": "random"}}]})
+    match_id, token = created["id"], created["tokens"][0]["token"]
+    page.goto(f"{api_url}/play/{match_id}#seat=0&token={token}")
+    resign = page.locator("#resign")
+    expect(resign).to_be_visible(timeout=TURN_TIMEOUT)
+    questions: list[str] = []
+
+    def answer(dialog: Dialog, accept: bool) -> None:
+        questions.append(dialog.message)
+        dialog.accept() if accept else dialog.dismiss()
+
+    page.once("dialog", lambda dialog: answer(dialog, False))  # thought better of it
+    resign.click()
+    assert client.match(match_id)["status"] == "running"
+    page.once("dialog", lambda dialog: answer(dialog, True))
+    resign.click()
+    expect(page.locator("body")).to_have_attribute("data-status", "finished",
+                                                   timeout=TURN_TIMEOUT)
+    expect(page.locator("#resign-row")).to_be_hidden()
+    assert questions == ["Resign this match? It ends now and the other player wins."] * 2
+    ended = client.match(match_id)
+    assert ended["resigned"] == [0] and ended["result"]["winners"] == [1]
