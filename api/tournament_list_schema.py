@@ -9,7 +9,8 @@ from api.match_schemas import QueryInt
 
 
 class TournamentListQuery(Strict):
-    status = fields.String(validate=validate.OneOf(["waiting", "running", "finished", "cancelled", "aborted"]))
+    status = fields.String(validate=validate.OneOf(
+        ["waiting", "running", "finished", "cancelled", "aborted"]))
     game = fields.String(validate=validate.Length(1, 40))
     limit = QueryInt(validate=validate.Range(1, 100), load_default=20)
     before = QueryInt(validate=validate.Range(1))
