@@ -70,6 +70,10 @@ class Settings:
     # Days an account is kept after its last use (a request with one of its keys, a new seat);
     # 0 keeps accounts for ever.
     account_retention_days: float = 365.0
+    # A post-match analysis searches each of a seat's decisions with this many simulations,
+    # each search capped at ANALYSIS_SECONDS (shared.replays).
+    analysis_simulations: int = 300
+    analysis_seconds: float = 1.0
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -119,4 +123,6 @@ class Settings:
             max_tournament_simulations=int(os.environ.get("MAX_TOURNAMENT_SIMULATIONS",
                                                           100_000_000)),
             account_retention_days=float(os.environ.get("ACCOUNT_RETENTION_DAYS", 365.0)),
+            analysis_simulations=int(os.environ.get("ANALYSIS_SIMULATIONS", 300)),
+            analysis_seconds=float(os.environ.get("ANALYSIS_SECONDS", 1.0)),
         )
