@@ -24,10 +24,10 @@ from shared.infra.queue import (
 from shared.infra.rate_limit import RateLimiter
 from shared.infra.redis_client import connect
 from shared.infra.stats import WorkerStats
+from shared.kernel.budget import SearchBudget
 from shared.matches.bot_cap import BotWorkCap
 from shared.matches.service import MatchService
 from shared.matches.store import MatchStore
-from shared.kernel.budget import SearchBudget
 from shared.ratings.store import RatingStore
 from shared.replays.service import ReplayService
 from shared.replays.store import AnalysisStore
