@@ -1,0 +1,96 @@
+"""Headless Chromium steps through a finished match on the replay page: forward and back
+with the buttons and the arrow keys, a seat's point of view and a spectator's, and a shared
+link that opens at its step and seat; the match page links to the replay."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+from tests.integration.conftest import Client
+from tests.integration.test_analysis_http import finished_match
+
+pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("integration")]
+PHONE = {"width": 390, "height": 844}
+WAIT = 15_000  # milliseconds: the page asks the API (no worker) once per step
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    chromium = shutil.which("chromium")
+    if chromium is None:
+        pytest.fail("chromium is needed: run `make test` (scripts/install_chromium.sh)")
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=chromium, headless=True)
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    opened = context.new_page()
+    errors: list[str] = []
+    opened.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        yield opened
+        assert errors == [], errors
+    finally:
+        context.close()
+
+
+def at_step(page: Page, step: int, seat: str = "") -> None:
+    expect(page.locator(f'body[data-step="{step}"][data-seat="{seat}"]')).to_have_count(
+        1, timeout=WAIT)
+
+
+def test_a_replay_steps_back_and_forward_and_opens_from_a_shared_link(
+        page: Page, api_url: str, client: Client) -> None:
+    match_id, _ = finished_match(client, 616)
+    moves = client.call("GET", f"/v1/matches/{match_id}/replay").json()["moves"]
+
+    page.goto(f"{api_url}/play/{match_id}")  # the match page links to its replay
+    link = page.locator("#replay-link")
+    expect(link).to_be_visible(timeout=WAIT)
+    link.click()
+    page.wait_for_url(f"{api_url}/replay/{match_id}")
+    at_step(page, 0)
+    expect(page.locator("#board .player")).to_have_count(2)  # the game's own board
+    expect(page.locator("#back")).to_be_disabled()
+
+    page.click("#forward")
+    at_step(page, 1)
+    expect(page.locator("#step-move")).to_contain_text(moves[0]["label"])
+    page.keyboard.press("ArrowRight")
+    at_step(page, 2)
+    page.keyboard.press("ArrowLeft")
+    at_step(page, 1)
+    page.click("#back")
+    at_step(page, 0)
+    page.keyboard.press("End")
+    at_step(page, len(moves))
+    expect(page.locator("#forward")).to_be_disabled()
+    page.locator(f'#replay-moves button[data-step="{3}"]').click()  # a move of the list
+    at_step(page, 3)
+    expect(page.locator("#board")).not_to_contain_text("Your hand")  # a spectator's view
+
+    page.select_option("#pov", "0")  # seat 0's point of view: its hand shows
+    at_step(page, 3, "0")
+    expect(page.locator("#board")).to_contain_text("Your hand")
+    page.keyboard.press("ArrowRight")
+    at_step(page, 4, "0")
+    shared = page.locator("#share").get_attribute("href")
+    assert shared == f"/replay/{match_id}#step=4&seat=0"
+    assert page.url.endswith("#step=4&seat=0")
+
+    other = page.context.new_page()  # someone opens the shared link
+    other.goto(f"{api_url}{shared}")
+    at_step(other, 4, "0")
+    expect(other.locator("#pov")).to_have_value("0")
+    expect(other.locator("#step-move")).to_contain_text(moves[3]["label"])
+    expect(other.locator("#board")).to_contain_text("Your hand")
