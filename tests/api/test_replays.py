@@ -8,6 +8,7 @@ import random
 from typing import Any
 
 import pytest
+import redis
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -146,3 +147,20 @@ def test_a_replay_is_cacheable_and_revalidates_with_a_304(
     assert again.status_code == 304 and again.headers["ETag"] == tag
     other = client.get(url, query_string={"seat": 0, "step": 2}, headers={"If-None-Match": tag})
     assert other.status_code == 200 and other.headers["ETag"] != tag
+
+
+def test_a_match_kept_only_after_its_end_still_replays_until_its_log_expires(
+        client: FlaskClient, redis_url: str) -> None:
+    match_id, served = play_out(client, "savanna", 99)
+    live, _ = replay(client, match_id, seat=1, step=5)
+    store = redis.Redis.from_url(redis_url, decode_responses=True)
+    try:
+        # As ENDED_TTL does: the state and the tokens go; the result and the log stay.
+        store.delete(f"evo:m:{{{match_id}}}", f"evo:m:{{{match_id}}}:tok")
+        assert client.get(f"/v1/matches/{match_id}").get_json()["archived"] is True
+        kept, _ = replay(client, match_id, seat=1, step=5)
+        assert kept == live and kept["view"] == served[(1, kept["version"])]
+        store.delete(f"evo:m:{{{match_id}}}:logz")  # as LOG_TTL does
+        assert replay(client, match_id, seat=1)[1].status_code == 410
+    finally:
+        store.close()
