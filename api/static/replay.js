@@ -96,8 +96,14 @@ function drawMoves(body) {
     const current = step === body.step;
     button.classList.toggle("current", current);
     button.classList.toggle("lost", replay.marked.has(step));
-    if (current) button.setAttribute("aria-current", "step");
-    else button.removeAttribute("aria-current");
+    if (current) {
+      button.setAttribute("aria-current", "step");
+      // Keep the current move in sight inside the list (not by scrolling the page).
+      const item = button.parentElement;
+      list.scrollTop = item.offsetTop - (list.clientHeight - item.offsetHeight) / 2;
+    } else {
+      button.removeAttribute("aria-current");
+    }
   }
 }
 
@@ -175,10 +181,10 @@ function showAnalysis(found) {
 
 // -- wiring --------------------------------------------------------------------------------
 function setLabels() {
-  $("first").textContent = Arena.t("⏮ Start");
+  $("first").textContent = Arena.t("« Start");
   $("back").textContent = Arena.t("◀ Back");
   $("forward").textContent = Arena.t("Forward ▶");
-  $("last").textContent = Arena.t("End ⏭");
+  $("last").textContent = Arena.t("End »");
   $("pov-label").textContent = Arena.t("Point of view");
   $("share").textContent = Arena.t("Link to this step");
   $("play-link").textContent = Arena.t("The match page");

@@ -4,18 +4,22 @@ link that opens at its step and seat; the match page links to the replay."""
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
-from tests.integration.conftest import Client
-from tests.integration.test_analysis_http import finished_match
+from tests.integration.conftest import Client, Worker
+from tests.integration.test_analysis_http import analysis_worker, finished_match
 
 pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("integration")]
+__all__ = ["analysis_worker"]  # the tournament-queue worker of the analysis test, a fixture here
 PHONE = {"width": 390, "height": 844}
 WAIT = 15_000  # milliseconds: the page asks the API (no worker) once per step
+SCREENSHOT = os.environ.get("EVO_REPLAY_SCREENSHOT")  # where to save the page, if anywhere
 
 
 @pytest.fixture(scope="module")
@@ -94,3 +98,23 @@ def test_a_replay_steps_back_and_forward_and_opens_from_a_shared_link(
     expect(other.locator("#pov")).to_have_value("0")
     expect(other.locator("#step-move")).to_contain_text(moves[3]["label"])
     expect(other.locator("#board")).to_contain_text("Your hand")
+    if SCREENSHOT:
+        Path(SCREENSHOT).parent.mkdir(parents=True, exist_ok=True)
+        other.screenshot(path=SCREENSHOT, full_page=True)
+
+
+def test_the_page_marks_where_a_seat_lost_most(
+        page: Page, api_url: str, client: Client, analysis_worker: Worker) -> None:
+    match_id, _ = finished_match(client, 515)
+    page.goto(f"{api_url}/replay/{match_id}#step=0&seat=1")
+    at_step(page, 0, "1")
+    page.click("#analyse")
+    expect(page.locator("#analysis-text")).to_contain_text("lost most", timeout=60_000)
+    analysis = client.call("GET", f"/v1/matches/{match_id}/analysis?seat=1").json()
+    assert analysis["marked"]  # random play gives some of its estimate away
+    expect(page.locator("#analysis li")).to_have_count(len(analysis["marked"]))
+    expect(page.locator("#replay-moves button.lost")).to_have_count(len(analysis["marked"]))
+    worst = next(d for d in analysis["decisions"] if d["step"] == analysis["marked"][0])
+    expect(page.locator("#analysis li").first).to_contain_text(worst["best_label"])
+    page.locator("#analysis button").first.click()  # to the position of that decision
+    at_step(page, worst["step"] - 1, "1")
