@@ -128,7 +128,14 @@ async function draw() {
   } catch (failure) {
     if (drawing !== replay.drawing) return;
     $("status").textContent = failure.message;
-    if (failure.status === 422 && replay.step !== 0) go(0);  // a step the match has not
+    // A link naming a seat or a step the match has not: show what it has instead.
+    const field = failure.status === 422 && failure.problem ? failure.problem.field : null;
+    if (field === "seat" && replay.seat !== null) {
+      replay.seat = null;
+      go(replay.step);
+    } else if (field === "step" && replay.step !== 0) {
+      go(0);
+    }
   }
 }
 

@@ -98,6 +98,9 @@ def test_a_replay_steps_back_and_forward_and_opens_from_a_shared_link(
     expect(other.locator("#pov")).to_have_value("0")
     expect(other.locator("#step-move")).to_contain_text(moves[3]["label"])
     expect(other.locator("#board")).to_contain_text("Your hand")
+    wrong = page.context.new_page()  # a link naming a seat and a step the match has not
+    wrong.goto(f"{api_url}/replay/{match_id}#step=9999&seat=7")
+    at_step(wrong, 0)  # the deal, as a spectator
     if SCREENSHOT:
         Path(SCREENSHOT).parent.mkdir(parents=True, exist_ok=True)
         other.screenshot(path=SCREENSHOT, full_page=True)
