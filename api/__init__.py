@@ -25,6 +25,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.extensions["evo.monitoring"] = built.monitoring
     app.extensions["evo.limiter"] = built.limiter
     app.extensions["evo.bot_cap"] = built.bot_cap
+    app.extensions["evo.replays"] = built.replays
 
     from api import (
         accounts,
@@ -39,6 +40,7 @@ def create_app(settings: Settings | None = None) -> Flask:
         metrics,
         pages,
         ratings,
+        replays,
         tournaments,
         web,
     )
@@ -48,7 +50,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     guards.register(app)
     web.register(app)
     for module in (health, docs, pages, games, matches, accounts, me, invitations,
-                   tournaments, ratings):
+                   tournaments, ratings, replays):
         app.register_blueprint(module.bp)
     app.register_blueprint(docs.try_it)
     if settings.proxy_hops > 0:

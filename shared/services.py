@@ -19,14 +19,18 @@ from shared.infra.queue import (
     TOURNAMENT_TICK_TASK,
     make_enqueue,
     make_sender,
+    send_analysis,
 )
 from shared.infra.rate_limit import RateLimiter
 from shared.infra.redis_client import connect
 from shared.infra.stats import WorkerStats
+from shared.kernel.budget import SearchBudget
 from shared.matches.bot_cap import BotWorkCap
 from shared.matches.service import MatchService
 from shared.matches.store import MatchStore
 from shared.ratings.store import RatingStore
+from shared.replays.service import ReplayService
+from shared.replays.store import AnalysisStore
 from shared.tournaments.limits import TournamentLimits
 from shared.tournaments.service import TournamentService
 from shared.tournaments.store import TournamentStore
@@ -41,6 +45,7 @@ class Services:
     monitoring: Monitoring  # readiness, queue lengths, the worker's counters
     limiter: RateLimiter  # the API's per-address and per-token limits
     bot_cap: BotWorkCap  # the bot seats one address may have in live matches
+    replays: ReplayService  # replays and analyses of finished matches
 
 
 def build(settings: Settings) -> Services:
@@ -79,5 +84,9 @@ def build(settings: Settings) -> Services:
                             probe=lambda: connect(settings.redis_url,
                                                   settings.redis_cluster_nodes,
                                                   max_connections=50, timeout=PROBE_TIMEOUT))
+    replays = ReplayService(
+        matches, AnalysisStore(client, settings.log_ttl),
+        lambda match_id, seat: send_analysis(settings.broker_url, match_id, seat),
+        SearchBudget(settings.analysis_simulations, settings.analysis_seconds))
     return Services(matches, accounts, invitations, tournaments, monitoring, RateLimiter(client),
-                    BotWorkCap(store))
+                    BotWorkCap(store), replays)

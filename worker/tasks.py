@@ -16,6 +16,7 @@ from shared.bots.turn_budget import TurnBudget
 from shared.bots.webhooks import WebhookPolicy
 from shared.infra.config import Settings
 from shared.infra.queue import (
+    ANALYSIS_TASK,
     BOT_TURN_TASK,
     DEADLINE_SWEEP_TASK,
     HINT_TASK,
@@ -26,6 +27,7 @@ from shared.infra.queue import (
 )
 from shared.infra.store_errors import StoreError
 from shared.infra.store_retry import with_store_retries
+from shared.replays.service import ANALYSIS_TIME_LIMIT
 from worker.celery_app import app, settings
 
 
@@ -103,3 +105,11 @@ def sweep_tournaments() -> int:
           soft_time_limit=math.ceil(HINT_TIME_LIMIT), time_limit=math.ceil(HINT_TIME_LIMIT + 15))
 def hint(match_id: str, seat: int, version: int) -> None:
     hints.answer(_services().matches, match_id, seat, version)
+
+
+# A post-match analysis (shared.replays) on the tournament queue: nobody waits at a table for
+# it. A lost one is sent again by the next ask once its mark expires: no late acknowledgement.
+@app.task(name=ANALYSIS_TASK, ignore_result=True, acks_late=False,
+          soft_time_limit=ANALYSIS_TIME_LIMIT, time_limit=ANALYSIS_TIME_LIMIT + 30)
+def analyse_match(match_id: str, seat: int) -> None:
+    _services().replays.compute(match_id, seat)

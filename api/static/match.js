@@ -104,6 +104,14 @@ function drawResult(match) {
     class: match.result.winners.includes(s) ? "winner" : "",
   }, `${match.seats[s].name}: ${match.result.scores[s]}`,
   match.result.winners.includes(s) ? " — winner" : "")));
+  // A finished match whose seed is revealed (not a sealed one) can be replayed step by step.
+  let replay = document.getElementById("replay-link");
+  if (!replay) {
+    replay = Arena.el("a", { id: "replay-link", href: `/replay/${encodeURIComponent(matchId)}` },
+      Arena.t("Replay this match move by move"));
+    box.append(Arena.el("p", {}, replay));
+  }
+  replay.parentElement.hidden = match.status !== "finished" || match.seed === null;
 }
 
 function drawMoves(moves) {

@@ -73,6 +73,10 @@ class Settings:
     # Seconds a person's seat of a casual match may owe a move before it is abandoned (the
     # fallback plays it from then on, or the match ends: shared.matches.resignation); 0: never.
     human_idle_seconds: float = 1800.0
+    # A post-match analysis searches each of a seat's decisions with this many simulations,
+    # each search capped at ANALYSIS_SECONDS (shared.replays).
+    analysis_simulations: int = 300
+    analysis_seconds: float = 1.0
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -123,4 +127,6 @@ class Settings:
                                                           100_000_000)),
             account_retention_days=float(os.environ.get("ACCOUNT_RETENTION_DAYS", 365.0)),
             human_idle_seconds=float(os.environ.get("HUMAN_IDLE_SECONDS", 1800.0)),
+            analysis_simulations=int(os.environ.get("ANALYSIS_SIMULATIONS", 300)),
+            analysis_seconds=float(os.environ.get("ANALYSIS_SECONDS", 1.0)),
         )

@@ -23,6 +23,7 @@ MATCH_FINISHED_TASK = "evo.match_finished"
 TOURNAMENT_TICK_TASK = "evo.tick_tournament"
 TOURNAMENT_SWEEP_TASK = "evo.sweep_tournaments"
 DEADLINE_SWEEP_TASK = "evo.sweep_deadlines"
+ANALYSIS_TASK = "evo.analyse_match"
 AMQP_SCHEMES = ("amqp://", "amqps://", "pyamqp://")
 
 
@@ -93,3 +94,9 @@ def send_hint(broker_url: str, match_id: str, seat: int, version: int) -> None:
     seconds, the task expires: the question's mark has run out by the time anyone asks again."""
     _sender(broker_url).send_task(HINT_TASK, args=[match_id, seat, version], queue=BOT_QUEUE,
                                   expires=HINT_QUEUED)
+
+
+def send_analysis(broker_url: str, match_id: str, seat: int) -> None:
+    """Ask a worker, by task name, for the analysis of ``seat``'s decisions in a finished
+    match (``shared.replays``): on the tournament queue, behind nobody's table."""
+    _sender(broker_url).send_task(ANALYSIS_TASK, args=[match_id, seat], queue=TOURNAMENT_QUEUE)
