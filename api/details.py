@@ -17,7 +17,7 @@ from babel.support import NullTranslations
 from flask_babel import get_translations
 
 
-def N_(message: str) -> str:  # noqa: N802 - the name Babel's extractor looks for
+def N_(message: str) -> str:  # the name Babel's extractor looks for
     """Marks ``message`` for extraction (``make translations``) without translating it."""
     return message
 

@@ -21,6 +21,7 @@ from api.context import (
     service,
     settings,
 )
+from api.i18n import current_lang
 from api.match_schemas import (
     CreateMatchSchema,
     EventsQuery,
@@ -117,13 +118,15 @@ def suggest_move(match_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
 
 
 @bp.get("/<match_id>/moves")
-def legal_moves(match_id: str) -> dict[str, Any]:
+def legal_moves(match_id: str) -> tuple[dict[str, Any], dict[str, str]]:
     record, seat = service().load_as(match_id, bearer_token(), required=True)
+    lang = current_lang()  # the labels' language (docs/languages.md)
     # ``game`` tells a typed client which game's move types the list holds (the contract
     # discriminates LegalMoves on it).
-    return {"game": record.game, "version": record.version, "seat": seat,
-            "status": record.status, "to_move": record.to_move,
-            "moves": service().legal_moves(record, seat)}
+    return ({"game": record.game, "version": record.version, "seat": seat,
+             "status": record.status, "to_move": record.to_move,
+             "moves": service().legal_moves(record, seat, lang)},
+            {"Content-Language": lang, "Vary": "Accept-Language"})
 
 
 @bp.post("/<match_id>/moves")
