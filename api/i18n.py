@@ -2,7 +2,7 @@
 ``translations/`` (Flask-Babel) and the page's JavaScript catalogue.
 
 A request's language is its ``lang`` query parameter when it names one of :data:`LANGUAGES`,
-else the best match of its ``Accept-Language``, else English. The English text is the
+else the first of its ``Accept-Language`` (by quality) that is one of them, else English. The English text is the
 message id everywhere: templates and Python mark it with ``_``/``N_``, the page's
 JavaScript with ``Arena.t`` (``make translations`` extracts all three).
 """
@@ -30,7 +30,13 @@ def select_lang() -> str:
     asked = request.args.get("lang")
     if asked in LANGUAGES:
         return str(asked)
-    return request.accept_languages.best_match(LANGUAGES) or "en"
+    # By preference, a regional tag counting for its language ("cs-CZ" is Czech): werkzeug's
+    # best_match would prefer an exact "en;q=0.5" to it.
+    for tag, _quality in request.accept_languages:
+        primary = tag.split("-")[0].lower()
+        if primary in LANGUAGES:
+            return primary
+    return "en"
 
 
 def current_lang() -> str:

@@ -68,7 +68,8 @@ def _card(texts: dict[str, Any], number: int, card: dict[str, Any], envs: dict[s
           abilities: dict[int, str]) -> Component:
     icon = card["icon"]
     if icon is None:  # a joker
-        return component("card", number, from_template(texts, "joker_name"),
+        return component("card", number,
+                         name_of(texts, "card", number, from_template(texts, "joker_name")),
                          from_template(texts, "joker"),
                          numbers={"value": 0}, icons=["joker"])
     value, colour = card["value"], card["colour"]
