@@ -2,9 +2,10 @@
 ``translations/`` (Flask-Babel) and the page's JavaScript catalogue.
 
 A request's language is its ``lang`` query parameter when it names one of :data:`LANGUAGES`,
-else the first of its ``Accept-Language`` (by quality) that is one of them, else English. The English text is the
-message id everywhere: templates and Python mark it with ``_``/``N_``, the page's
-JavaScript with ``Arena.t`` (``make translations`` extracts all three).
+else the first of its ``Accept-Language`` (by quality) that is one of them, else English.
+The English text is the message id everywhere: templates and Python mark it with
+``_``/``N_``, the page's JavaScript with ``Arena.t`` (``make translations`` extracts all
+three).
 """
 
 from __future__ import annotations
