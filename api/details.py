@@ -4,8 +4,9 @@ The services word their errors in English (they know no request). A detail is tr
 here, at the edge: either it is a message id of the catalogue as it stands, or it matches
 one of the :data:`DETAILS` templates, whose ``%(name)s`` parts are read back from the English
 text and put into the translated template (each part translated in turn, so ``seat 1:
-<reason>`` translates its reason too). A detail no template matches stays English, and the
-response says so (``Content-Language: en``). A problem's ``type`` and ``title`` never change.
+<reason>`` translates its reason too; a reason the catalogue lacks leaves the whole detail
+English). A detail no template matches stays English, and the response says so
+(``Content-Language: en``). A problem's ``type`` and ``title`` never change.
 """
 
 from __future__ import annotations
@@ -27,7 +28,6 @@ DETAILS: tuple[str, ...] = (
     N_("no match with id %(id)s"),
     N_("no game with id %(id)s"),
     N_("no tournament with id %(id)s"),
-    N_("no %(what)s with id %(id)s"),
     N_("unknown game %(game)s"),
     N_("seat %(seat)s owes no decision now"),
     N_("seat %(seat)s owes no move now (%(reason)s)"),
@@ -63,6 +63,7 @@ DETAILS: tuple[str, ...] = (
     N_("card %(card)s is not in your hand"),
     N_("cards %(cards)s are not in your hand"),
     N_("unknown move type %(type)s"),
+    N_("no invitation with id %(id)s"),
 )
 
 #: Details without variable parts (werkzeug's and the services'), for extraction.
@@ -102,6 +103,9 @@ PLAIN: tuple[str, ...] = (
 )
 
 _PART = re.compile(r"%\((\w+)\)s")
+#: The parts of a template that are words (a reason), not values (ids, numbers, names): a
+#: detail is translated only if they are too.
+PROSE = frozenset({"reason"})
 
 
 @cache
@@ -136,7 +140,11 @@ def _translate(translations: NullTranslations, text: str, depth: int) -> str | N
         translated = translations.gettext(template)
         if translated == template:
             return None
-        parts = {name: (_translate(translations, value, depth - 1) if depth else None) or value
-                 for name, value in match.groupdict().items()}
+        parts = {}
+        for name, value in match.groupdict().items():
+            part = _translate(translations, value, depth - 1) if depth else None
+            if part is None and name in PROSE:
+                return None  # half a translation would mislabel the whole in Content-Language
+            parts[name] = part or value
         return translated % parts
     return None

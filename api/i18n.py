@@ -33,9 +33,9 @@ def select_lang() -> str:
         return str(asked)
     # By preference, a regional tag counting for its language ("cs-CZ" is Czech): werkzeug's
     # best_match would prefer an exact "en;q=0.5" to it.
-    for tag, _quality in request.accept_languages:
+    for tag, quality in request.accept_languages:
         primary = tag.split("-")[0].lower()
-        if primary in LANGUAGES:
+        if primary in LANGUAGES and quality > 0:  # q=0: "not this one" (RFC 9110 12.4.2)
             return primary
     return "en"
 

@@ -45,6 +45,28 @@ def test_a_nested_detail_is_translated_part_by_part(client: FlaskClient,
     assert stale.headers["Content-Language"] == "fi"
 
 
+def test_a_reason_inside_a_detail_is_translated_too_or_the_detail_stays_english(
+        client: FlaskClient, seat: dict[str, Any]) -> None:
+    unknown = client.post("/v1/matches", headers={"Accept-Language": "pl"}, json={
+        "game": "savanna", "seats": [{"kind": "human"},
+                                     {"kind": "account", "account": "0123456789abcdef"}]})
+    assert unknown.status_code == 422
+    assert unknown.get_json()["detail"] == "miejsce 1: brak konta o id '0123456789abcdef'"
+    assert unknown.headers["Content-Language"] == "pl"
+    # An engine's reason the catalogue lacks: English as a whole, and said so.
+    illegal = client.post(f"/v1/matches/{seat['id']}/moves",
+                          json={"version": 1, "move": {"type": "place", "row": 0, "col": 0}},
+                          headers={**seat["auth"], "Accept-Language": "pl"})
+    assert illegal.status_code == 422
+    assert illegal.get_json()["detail"].startswith("illegal move: ")
+    assert illegal.headers["Content-Language"] == "en"
+
+
+def test_a_refused_language_is_not_chosen(client: FlaskClient) -> None:
+    response = client.get("/v1/games/no-such-game", headers={"Accept-Language": "fi;q=0, pl"})
+    assert response.headers["Content-Language"] == "pl"
+
+
 def test_a_detail_without_translation_says_it_is_english(client: FlaskClient) -> None:
     response = client.post("/v1/matches", json={"game": "savanna", "seats": []},
                            headers={"Accept-Language": "pl"})
