@@ -65,6 +65,8 @@ def test_a_reason_inside_a_detail_is_translated_too_or_the_detail_stays_english(
 def test_a_refused_language_is_not_chosen(client: FlaskClient) -> None:
     response = client.get("/v1/games/no-such-game", headers={"Accept-Language": "fi;q=0, pl"})
     assert response.headers["Content-Language"] == "pl"
+    refused = client.get("/v1/games/no-such-game", headers={"Accept-Language": "fi;q=0"})
+    assert refused.headers["Content-Language"] == "en"
 
 
 def test_a_detail_without_translation_says_it_is_english(client: FlaskClient) -> None:
