@@ -4,11 +4,14 @@ catalogue and the pages; ``Content-Language`` says which one an answer is in."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
 
+from api import create_app
 from tests.api.test_openapi import check
 
 TWO_HUMANS = {"game": "savanna", "seats": [{"kind": "human"}, {"kind": "human"}], "seed": 3}
@@ -126,3 +129,16 @@ def test_the_pages_come_in_the_asked_language(client: FlaskClient,
     assert '<html lang="en">' in english and "New match" in english
     match = client.get(f"/play/{seat['id']}?lang=fi").get_data(as_text=True)
     assert "Sinun siirtosi" in match and 'value="fi" lang="fi" selected' in match
+
+
+def test_a_hint_still_searched_says_so_in_the_asked_language(app: Flask) -> None:
+    settings = dataclasses.replace(app.extensions["evo.settings"], hint_wait_seconds=0.3)
+    with create_app(settings).test_client() as client:  # no worker runs: it waits 0.3 s
+        created = client.post("/v1/matches", json={**TWO_HUMANS, "game": "evolution"})
+        body = created.get_json()
+        token = {t["seat"]: t["token"] for t in body["tokens"]}[body["to_move"][0]]
+        waited = client.get(f"/v1/matches/{body['id']}/hint", headers={
+            "Authorization": f"Bearer {token}", "Accept-Language": "fi"})
+        assert waited.status_code == 202
+        assert waited.get_json()["detail"].startswith("yksikään bottityöntekijä ei vastannut")
+        assert waited.headers["Content-Language"] == "fi"

@@ -320,10 +320,10 @@ def test_a_page_on_another_origin_revalidates_with_if_none_match(
 
 
 def test_a_czech_person_reads_the_lobby_and_a_match_in_czech_and_picks_finnish(
-        browser: Browser, api_url: str) -> None:
+        browser: Browser, api_url: str, worker: Worker) -> None:
     """The browser's language chooses the page's (docs/languages.md): the templates' strings,
-    the page's own (Arena.t, window.EVO_MESSAGES) and the move labels the API words; the
-    language picker's choice is remembered and passed on to the next page."""
+    the page's own (Arena.t, window.EVO_MESSAGES) and the move labels the API words (a hint's
+    too); the language picker's choice is remembered and passed on to the next page."""
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True,
                                   locale="cs-CZ")
     page = context.new_page()
@@ -344,6 +344,8 @@ def test_a_czech_person_reads_the_lobby_and_a_match_in_czech_and_picks_finnish(
         expect(page.locator("#moves-card h2")).to_have_text("Váš tah")
         # The labels come from the API in the page's language (Accept-Language).
         expect(page.locator("button.move").first).to_contain_text("Vybrat", timeout=10_000)
+        page.click("#hint")  # the worker's search answers; the API words its label
+        expect(page.locator("#hint-text")).to_contain_text("Vybrat", timeout=TURN_TIMEOUT)
         page.select_option("#lang-picker", "fi")
         page.wait_for_url("**lang=fi")
         expect(page.locator("#moves-card h2")).to_have_text("Sinun siirtosi")
