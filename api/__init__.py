@@ -34,6 +34,7 @@ def create_app(settings: Settings | None = None) -> Flask:
         games,
         guards,
         health,
+        i18n,
         invitations,
         matches,
         me,
@@ -46,6 +47,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     )
 
     errors.register(app)
+    i18n.register(app)
     metrics.register(app)
     guards.register(app)
     web.register(app)

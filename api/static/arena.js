@@ -3,7 +3,8 @@
 
 const Arena = {
   async api(method, path, { token, body } = {}) {
-    const headers = { Accept: "application/json" };
+    // The page's language (docs/languages.md): move labels and errors' details come in it.
+    const headers = { Accept: "application/json", "Accept-Language": Arena.lang() };
     if (token) headers.Authorization = `Bearer ${token}`;
     if (body !== undefined) headers["Content-Type"] = "application/json";
     const response = await fetch(path, {
@@ -63,3 +64,26 @@ const Arena = {
 
 // Board renderers: a game's own (loaded from /boards/<game>.js) registers here.
 window.EvoBoards = window.EvoBoards || {};
+
+// Languages (docs/languages.md): the page's language is the server's choice (its `lang` query
+// parameter, else Accept-Language); a person's pick is remembered in this browser and passed
+// on to every page through `?lang=`.
+Arena.lang = () => document.documentElement.lang || "en";
+(() => {
+  const LANG_KEY = "evo:lang";
+  const url = new URL(window.location.href);
+  let stored = null;
+  try { stored = localStorage.getItem(LANG_KEY); } catch { /* storage off: no memory */ }
+  if (stored && !url.searchParams.has("lang") && stored !== Arena.lang()) {
+    url.searchParams.set("lang", stored);
+    window.location.replace(url.href);
+    return;
+  }
+  const picker = document.getElementById("lang-picker");
+  if (!picker) return;
+  picker.addEventListener("change", () => {
+    try { localStorage.setItem(LANG_KEY, picker.value); } catch { /* storage off */ }
+    url.searchParams.set("lang", picker.value);
+    window.location.assign(url.href);
+  });
+})();

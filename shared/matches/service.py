@@ -491,14 +491,15 @@ class MatchService:
                 break
         return out
 
-    def legal_moves(self, record: MatchRecord, seat: int | None) -> list[dict[str, Any]]:
+    def legal_moves(self, record: MatchRecord, seat: int | None, lang: str = "en"
+                    ) -> list[dict[str, Any]]:
         """The moves ``seat`` may make now (none if it owes none or has resigned: the
-        fallback plays it; None, a spectator: none)."""
+        fallback plays it; None, a spectator: none), labelled in ``lang``."""
         if (record.status != MatchStatus.RUNNING or seat not in record.to_move
                 or seat in record.resigned):
             return []
         state = get_game(record.game).state_from_json(json.loads(record.state))
-        return [{"id": state.move_id(m), "label": state.move_label(m), "move": m}
+        return [{"id": state.move_id(m), "label": state.move_label(m, lang), "move": m}
                 for m in state.legal_moves(seat)]
 
     def events(self, record: MatchRecord, seat: int | None, since: int = 0
