@@ -1,0 +1,136 @@
+"""Headless Chromium on a 390 px phone: a person plays Darwinning! and Evolution (North Star)
+against a random bot by touching the board (cards, places, species), not the list of moves.
+
+Each step reads the seat's view and legal moves from the API, checks that the board shows
+what the view says, picks a legal move at random and touches what the move names; the page
+must then post exactly that move. The page never scrolls sideways.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.integration.conftest import Client, Worker
+from tests.integration.test_web_page import SCREENSHOT
+from tests.integration.test_web_page import browser, page  # noqa: F401 - the fixtures
+
+pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("integration")]
+WAIT = 30_000  # ms: one bot decision may wait in a shared queue on a loaded machine
+
+Taps = list[str]  # the data-key of each board element to touch, "go:<move id>" for a button
+
+
+def _no_sideways_scroll(page: Page) -> None:
+    width = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
+    assert width[0] <= width[1], f"the page is {width[0]} px wide on a {width[1]} px screen"
+
+
+def _touch(page: Page, taps: Taps, move_id: str) -> None:
+    """Touch each thing in turn; the last touch posts ``move_id`` (and nothing else)."""
+    with page.expect_request(lambda r: r.method == "POST" and r.url.endswith("/moves"),
+                             timeout=WAIT) as posted:
+        for tap in taps:
+            if tap.startswith("go:"):
+                target = page.locator(f'.touch-bar button[data-move="{tap[3:]}"]')
+            elif tap == "go":
+                target = page.locator(".touch-bar button.touch-go")
+            else:
+                target = page.locator(f'#board button.can[data-key="{tap}"]')
+            expect(target).to_have_count(1, timeout=WAIT)
+            target.click()
+    assert json.loads(posted.value.post_data or "{}")["move_id"] == move_id
+
+
+def _play_by_touch(page: Page, client: Client, match_id: str, token: str, moves_cap: int,
+                   taps_of: Callable[[dict[str, Any], dict[str, Any], Any], Taps],
+                   check: Callable[[Page, dict[str, Any]], None], seed: int) -> int:
+    """Play seat 0 by touch until the match ends or ``moves_cap`` moves; the moves made."""
+    rng = random.Random(seed)
+    made = 0
+    while made < moves_cap:
+        match = client.match(match_id, token)
+        if match["status"] == "finished":
+            break
+        if 0 not in match["to_move"]:
+            time.sleep(0.05)
+            continue
+        moves = client.call("GET", f"/v1/matches/{match_id}/moves", token).json()
+        if moves["version"] != match["version"] or not moves["moves"]:
+            continue
+        expect(page.locator("body")).to_have_attribute("data-version", str(match["version"]),
+                                                       timeout=WAIT)
+        check(page, match["view"])
+        _no_sideways_scroll(page)
+        if SCREENSHOT and made % 10 == 5:  # a few pages along the way, to look at
+            page.screenshot(path=f"{SCREENSHOT}.{match['game']}.{made}.png", full_page=True)
+        touchable = [m for m in moves["moves"] if m["move"]["type"] not in ("done", "pass")]
+        chosen = rng.choice(touchable or moves["moves"])
+        _touch(page, taps_of(chosen["move"], match["view"], chosen["id"]), chosen["id"])
+        expect(page.locator("body")).not_to_have_attribute(
+            "data-version", str(match["version"]), timeout=WAIT)
+        made += 1
+    return made
+
+
+# -- Darwinning! ------------------------------------------------------------------------------
+
+def _dw_taps(move: dict[str, Any], view: dict[str, Any], move_id: str) -> Taps:
+    cards = lambda ids: [f"card:{c}" for c in ids]  # noqa: E731
+    me = view["seat"]
+    places = {"chain": "chain:{s}", "chain_down": "chaindown:{s}", "eggs": "pop:{s}",
+              "environment": "envs:{s}"}
+    kind = move["type"]
+    if kind in ("play", "announce", "discard", "keep"):
+        chosen = move.get("cards", []) + move.get("dummy", [])
+        return [*cards(chosen), f"go:{move_id}"]
+    if kind in ("upgrade", "pick"):
+        seat = view["queue"][0]["target"] if kind == "pick" else me
+        place = places.get(move["use"], "slot:{s}:" + str(move.get("slot")))
+        return [f"card:{move['card']}", place.format(s=seat)]
+    simple = {"lead": lambda: f"species:{move['seat']}", "steal": lambda: f"card:{move['card']}",
+              "metamorphosis": lambda: f"slot:{me}:{move['slot']}",
+              "symbiosis": lambda: f"env:{move['environment']}",
+              "eat": lambda: f"species:{move['target']}"}
+    return [simple[kind]()] if kind in simple else [f"go:{move_id}"]
+
+
+def _dw_check(page: Page, view: dict[str, Any]) -> None:
+    """The hand, the species boards, the environments and the trick are those of the view."""
+    hand = page.locator(".dw-hand .dw-card").evaluate_all("cs => cs.map(c => c.dataset.key)")
+    assert sorted(hand) == sorted(f"card:{c}" for c in view["hand"])
+    expect(page.locator(".dw-board")).to_have_count(view["players"])
+    for seat, board in enumerate(view["boards"]):
+        shown = page.locator(".dw-board").nth(0 if seat == view["seat"] else 1)
+        expect(shown.locator(f'[data-key="chain:{seat}"] strong')).to_have_text(
+            str(board["position"]))
+        expect(shown.locator(f'[data-key="pop:{seat}"] strong')).to_have_text(
+            str(board["population"]))
+        expect(shown.locator(".dw-slot")).to_have_count(len(board["slots"]))
+    expect(page.locator(".dw-env")).to_have_count(len(view["envs"]))
+    on_table = page.locator(".dw-trick .dw-card").evaluate_all(
+        "cs => cs.map(c => c.dataset.key)")
+    assert sorted(on_table) == sorted(f"card:{c}" for p in view["trick"]
+                                      for c in p["cards"] + p["dummy"])
+
+
+def test_a_person_plays_darwinning_by_touching_the_board(
+        page: Page, api_url: str, client: Client, worker: Worker) -> None:  # noqa: F811
+    """A whole two-player match: about 55 moves of the person, some 15 s on a quiet machine."""
+    created = client.create({"game": "darwinning", "seed": 5, "seats": [
+        {"kind": "human"}, {"kind": "bot", "bot": {"kind": "random"}}]})
+    match_id, token = created["id"], created["tokens"][0]["token"]
+    page.goto(f"{api_url}/play/{match_id}#seat=0&token={token}")
+    expect(page.locator(".dw-board").first).to_be_visible(timeout=WAIT)
+    made = _play_by_touch(page, client, match_id, token, 200, _dw_taps, _dw_check, seed=5)
+    expect(page.locator("body")).to_have_attribute("data-status", "finished", timeout=WAIT)
+    log = client.call("GET", f"/v1/matches/{match_id}/events", token).json()["events"]
+    assert sum(1 for e in log if e.get("seat") == 0 and "move" in e) == made > 20
+    expect(page.locator("#scores li")).to_have_count(2)
+    _no_sideways_scroll(page)
