@@ -50,7 +50,7 @@ def _touch(page: Page, taps: Taps, move_id: str) -> None:
 
 def _play_by_touch(page: Page, client: Client, match_id: str, token: str, moves_cap: int,
                    taps_of: Callable[[dict[str, Any], dict[str, Any], Any], Taps],
-                   check: Callable[[Page, dict[str, Any]], None], seed: int) -> int:
+                   check: Callable[[Page, dict[str, Any], int], None], seed: int) -> int:
     """Play seat 0 by touch until the match ends or ``moves_cap`` moves; the moves made."""
     rng = random.Random(seed)
     made = 0
@@ -66,7 +66,7 @@ def _play_by_touch(page: Page, client: Client, match_id: str, token: str, moves_
             continue
         expect(page.locator("body")).to_have_attribute("data-version", str(match["version"]),
                                                        timeout=WAIT)
-        check(page, match["view"])
+        check(page, match["view"], match["version"])
         _no_sideways_scroll(page)
         if SCREENSHOT and made % 10 == 5:  # a few pages along the way, to look at
             page.screenshot(path=f"{SCREENSHOT}.{match['game']}.{made}.png", full_page=True)
@@ -101,23 +101,32 @@ def _dw_taps(move: dict[str, Any], view: dict[str, Any], move_id: str) -> Taps:
     return [simple[kind]()] if kind in simple else [f"go:{move_id}"]
 
 
-def _dw_check(page: Page, view: dict[str, Any]) -> None:
-    """The hand, the species boards, the environments and the trick are those of the view."""
-    hand = page.locator(".dw-hand .dw-card").evaluate_all("cs => cs.map(c => c.dataset.key)")
-    assert sorted(hand) == sorted(f"card:{c}" for c in view["hand"])
-    expect(page.locator(".dw-board")).to_have_count(view["players"])
-    for seat, board in enumerate(view["boards"]):
-        shown = page.locator(".dw-board").nth(0 if seat == view["seat"] else 1)
-        expect(shown.locator(f'[data-key="chain:{seat}"] strong')).to_have_text(
-            str(board["position"]))
-        expect(shown.locator(f'[data-key="pop:{seat}"] strong')).to_have_text(
-            str(board["population"]))
-        expect(shown.locator(".dw-slot")).to_have_count(len(board["slots"]))
-    expect(page.locator(".dw-env")).to_have_count(len(view["envs"]))
-    on_table = page.locator(".dw-trick .dw-card").evaluate_all(
-        "cs => cs.map(c => c.dataset.key)")
-    assert sorted(on_table) == sorted(f"card:{c}" for p in view["trick"]
-                                      for c in p["cards"] + p["dummy"])
+_DW_SHOWN = """() => ({
+  version: document.body.dataset.version,
+  hand: [...document.querySelectorAll('.dw-hand .dw-card')].map(c => c.dataset.key),
+  trick: [...document.querySelectorAll('.dw-trick .dw-card')].map(c => c.dataset.key),
+  envs: document.querySelectorAll('.dw-env').length,
+  boards: [...document.querySelectorAll('.dw-board')].map(b => [
+    b.querySelector('[data-key^="chain:"]').dataset.key,
+    b.querySelector('[data-key^="chain:"] strong').textContent,
+    b.querySelector('[data-key^="pop:"] strong').textContent,
+    b.querySelectorAll('.dw-slot').length]),
+})"""
+
+
+def _dw_check(page: Page, view: dict[str, Any], version: int) -> None:
+    """The hand, the species boards, the environments and the trick are those of the view
+    (read at once; skipped if the other seat's move was drawn meanwhile)."""
+    shown = page.evaluate(_DW_SHOWN)
+    if shown["version"] != str(version):
+        return
+    assert sorted(shown["hand"]) == sorted(f"card:{c}" for c in view["hand"])
+    assert sorted(shown["trick"]) == sorted(f"card:{c}" for p in view["trick"]
+                                            for c in p["cards"] + p["dummy"])
+    assert shown["envs"] == len(view["envs"])
+    assert sorted(shown["boards"]) == sorted(
+        [f"chain:{seat}", str(b["position"]), str(b["population"]), len(b["slots"])]
+        for seat, b in enumerate(view["boards"]))
 
 
 def test_a_person_plays_darwinning_by_touching_the_board(
@@ -129,6 +138,84 @@ def test_a_person_plays_darwinning_by_touching_the_board(
     page.goto(f"{api_url}/play/{match_id}#seat=0&token={token}")
     expect(page.locator(".dw-board").first).to_be_visible(timeout=WAIT)
     made = _play_by_touch(page, client, match_id, token, 200, _dw_taps, _dw_check, seed=5)
+    expect(page.locator("body")).to_have_attribute("data-status", "finished", timeout=WAIT)
+    log = client.call("GET", f"/v1/matches/{match_id}/events", token).json()["events"]
+    assert sum(1 for e in log if e.get("seat") == 0 and "move" in e) == made > 20
+    expect(page.locator("#scores li")).to_have_count(2)
+    _no_sideways_scroll(page)
+
+
+# -- Evolution (North Star) -------------------------------------------------------------------
+
+def _ns_taps(move: dict[str, Any], view: dict[str, Any], move_id: str) -> Taps:
+    me = view["seat"]
+    card = f"card:{move.get('card')}"
+    mine = f"sp:{me}:{move.get('species')}"
+    kind = move["type"]
+    if kind == "effect":  # the card on the species that carries the trait
+        sp = view["species"][me][move["species"]]
+        carriers = [c for c in sp["traits"] + sp.get("down_cards", [])
+                    if _NS_TRAIT_OF[c] == move["trait"]]
+        return [f"card:{carriers[0]}"]
+    taps = {
+        "food": lambda: [card, "hole"],
+        "trait": lambda: [card, mine] + ([f"card:{move['replace']}"]
+                                         if move.get("replace") is not None else []),
+        "new_species": lambda: [card, f"end:{move['side']}"],
+        "grow": lambda: [card, f"{move['what']}:{move['seat']}:{move['species']}"],
+        "eat": lambda: [mine],
+        "intelligence": lambda: [card, mine],
+        "attack": lambda: [mine, f"sp:{move['target_seat']}:{move['target']}"],
+        "negate": lambda: [card, f"negate:{move['trait']}"],
+    }
+    return taps[kind]() if kind in taps else [f"go:{move_id}"]
+
+
+_NS_SHOWN = """() => ({
+  version: document.body.dataset.version,
+  hand: [...document.querySelectorAll('.ns-hand > .ns-cards .ns-card')].map(c => c.dataset.key),
+  hole: document.querySelector('.ns-hole').textContent,
+  players: document.querySelectorAll('.ns-player').length,
+  pending: document.querySelectorAll('.ns-pending').length,
+  species: Object.fromEntries([...document.querySelectorAll('.ns-species')].map(li => [
+    li.querySelector('[data-key^="sp:"]').dataset.key, [
+      li.querySelector('[data-key^="body:"] strong').textContent,
+      li.querySelector('[data-key^="pop:"] strong').textContent,
+      [...li.querySelectorAll(':scope > .ns-cards .ns-card')].map(c => c.dataset.key)]])),
+})"""
+
+
+def _ns_check(page: Page, view: dict[str, Any], version: int) -> None:
+    """The hand, the watering hole, every species' numbers and face-up traits are the view's
+    (read at once; skipped if the other seat's move was drawn meanwhile)."""
+    shown = page.evaluate(_NS_SHOWN)
+    if shown["version"] != str(version):
+        return
+    assert sorted(shown["hand"]) == sorted(f"card:{c}" for c in view["hand"])
+    assert f"{view['hole']} " in shown["hole"]
+    assert shown["players"] == view["players"]
+    assert shown["pending"] == (1 if view["pending"] else 0)
+    assert shown["species"] == {
+        f"sp:{seat}:{index}": [str(sp["body"]), str(sp["pop"]), [f"card:{c}" for c in sp["traits"]]]
+        for seat, row in enumerate(view["species"]) for index, sp in enumerate(row)}
+
+
+_NS_TRAIT_OF: list[str] = []
+
+
+def test_a_person_plays_evolution_ns_by_touching_the_board(
+        page: Page, api_url: str, client: Client, worker: Worker) -> None:  # noqa: F811
+    """A whole two-player match: some 70-90 moves of the person, about 30 s on a quiet
+    machine (food cards, cards played as traits, growths and new species, feedings)."""
+    catalogue = client.call("GET", "/v1/games/evolution-ns/components").json()["components"]
+    _NS_TRAIT_OF[:] = [c["icons"][0] for c in sorted(
+        (c for c in catalogue if c["category"] == "card"), key=lambda c: c["key"])]
+    created = client.create({"game": "evolution-ns", "seed": 7, "seats": [
+        {"kind": "human"}, {"kind": "bot", "bot": {"kind": "random"}}]})
+    match_id, token = created["id"], created["tokens"][0]["token"]
+    page.goto(f"{api_url}/play/{match_id}#seat=0&token={token}")
+    expect(page.locator(".ns-player").first).to_be_visible(timeout=WAIT)
+    made = _play_by_touch(page, client, match_id, token, 300, _ns_taps, _ns_check, seed=7)
     expect(page.locator("body")).to_have_attribute("data-status", "finished", timeout=WAIT)
     log = client.call("GET", f"/v1/matches/{match_id}/events", token).json()["events"]
     assert sum(1 for e in log if e.get("seat") == 0 and "move" in e) == made > 20

@@ -137,8 +137,9 @@
 
     function dummy() {
       if (view.players !== 2) return null;
-      return pk.touch("species:dummy", "div", { class: "dw-dummy" },
-        el("h3", {}, t("Dummy"), view.dummy_pos === null ? "" : ` · ${t("food chain {n}", { n: view.dummy_pos })}`),
+      return el("div", { class: "dw-dummy" },
+        pk.touch("species:dummy", "div", { class: "dw-head" },
+          el("h3", {}, t("Dummy"), view.dummy_pos === null ? "" : ` · ${t("food chain {n}", { n: view.dummy_pos })}`)),
         cards(view.dummy_cards));
     }
 
