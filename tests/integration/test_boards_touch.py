@@ -17,9 +17,12 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.integration import test_web_page as web_page
 from tests.integration.conftest import Client, Worker
-from tests.integration.test_web_page import SCREENSHOT
-from tests.integration.test_web_page import browser, page  # noqa: F401 - the fixtures
+
+# The phone-sized page and its browser, as the web page's tests have them.
+browser, page = web_page.browser, web_page.page
+SCREENSHOT = web_page.SCREENSHOT
 
 pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("integration")]
 WAIT = 30_000  # ms: one bot decision may wait in a shared queue on a loaded machine
@@ -69,7 +72,7 @@ def _play_by_touch(page: Page, client: Client, match_id: str, token: str, moves_
         check(page, match["view"], match["version"])
         _no_sideways_scroll(page)
         if SCREENSHOT and made % 10 == 5:  # a few pages along the way, to look at
-            page.screenshot(path=f"{SCREENSHOT}.{match['game']}.{made}.png", full_page=True)
+            page.locator("#board").screenshot(path=f"{SCREENSHOT}.{match['game']}.{made}.png")
         touchable = [m for m in moves["moves"] if m["move"]["type"] not in ("done", "pass")]
         chosen = rng.choice(touchable or moves["moves"])
         _touch(page, taps_of(chosen["move"], match["view"], chosen["id"]), chosen["id"])
@@ -130,7 +133,7 @@ def _dw_check(page: Page, view: dict[str, Any], version: int) -> None:
 
 
 def test_a_person_plays_darwinning_by_touching_the_board(
-        page: Page, api_url: str, client: Client, worker: Worker) -> None:  # noqa: F811
+        page: Page, api_url: str, client: Client, worker: Worker) -> None:
     """A whole two-player match: about 55 moves of the person, some 15 s on a quiet machine."""
     created = client.create({"game": "darwinning", "seed": 5, "seats": [
         {"kind": "human"}, {"kind": "bot", "bot": {"kind": "random"}}]})
@@ -204,7 +207,7 @@ _NS_TRAIT_OF: list[str] = []
 
 
 def test_a_person_plays_evolution_ns_by_touching_the_board(
-        page: Page, api_url: str, client: Client, worker: Worker) -> None:  # noqa: F811
+        page: Page, api_url: str, client: Client, worker: Worker) -> None:
     """A whole two-player match: some 70-90 moves of the person, about 30 s on a quiet
     machine (food cards, cards played as traits, growths and new species, feedings)."""
     catalogue = client.call("GET", "/v1/games/evolution-ns/components").json()["components"]

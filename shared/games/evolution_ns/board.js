@@ -74,8 +74,8 @@
       el("span", { class: "ns-trait" }, c ? c.name : `#${id}`),
       el("span", { class: "ns-food" }, t("food {n}", { n: c ? c.numbers.food : "?" })));
     }
-    const cards = (list, extra) => el("div", { class: "ns-cards" },
-      list.length ? list.map((c) => card(c, extra)) : el("span", { class: "muted" }, t("none")));
+    const cards = (list, extra, empty = t("none")) => el("div", { class: "ns-cards" },
+      list.length ? list.map((c) => card(c, extra)) : el("span", { class: "muted" }, empty));
 
     function species(sp, s, i) {
       const down = sp.down_cards || [];
@@ -91,7 +91,7 @@
           stat(`pop:${s}:${i}`, t("Population"), sp.pop),
           el("span", { class: "ns-stat ns-eaten" }, `${t("Food")} `, el("strong", {}, `${sp.food}/${sp.pop}`)),
           fat ? el("span", { class: "ns-stat" }, `${t("Fat Tissue food")} `, el("strong", {}, sp.fat)) : null),
-        cards(sp.traits),
+        cards(sp.traits, "", t("no trait face up")),
         down.length ? el("div", { class: "ns-down" }, el("span", { class: "ns-label" }, t("Face down (yours):")), cards(down, "ns-facedown")) : null,
         hidden > 0 ? el("p", { class: "ns-hidden" }, t("{n} trait cards face down", { n: hidden })) : null);
     }
