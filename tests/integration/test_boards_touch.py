@@ -3,7 +3,8 @@ against a random bot by touching the board (cards, places, species), not the lis
 
 Each step reads the seat's view and legal moves from the API, checks that the board shows
 what the view says, picks a legal move at random and touches what the move names; the page
-must then post exactly that move. The page never scrolls sideways.
+must then post exactly that move (every fourth move is made with the keyboard instead: the
+same things focused and pressed). The page never scrolls sideways.
 """
 
 from __future__ import annotations
@@ -43,8 +44,9 @@ def _no_sideways_scroll(page: Page) -> None:
     assert wide == [], wide[:3]
 
 
-def _touch(page: Page, taps: Taps, move_id: str) -> None:
-    """Touch each thing in turn; the last touch posts ``move_id`` (and nothing else)."""
+def _touch(page: Page, taps: Taps, move_id: str, keyboard: bool = False) -> None:
+    """Touch each thing in turn (or, with ``keyboard``, focus it and press Enter, as a
+    person without a pointer); the last touch posts ``move_id`` (and nothing else)."""
     with page.expect_request(lambda r: r.method == "POST" and r.url.endswith("/moves"),
                              timeout=WAIT) as posted:
         for tap in taps:
@@ -55,7 +57,11 @@ def _touch(page: Page, taps: Taps, move_id: str) -> None:
             else:
                 target = page.locator(f'#board button.can[data-key="{tap}"]')
             expect(target).to_have_count(1, timeout=WAIT)
-            target.click()
+            if keyboard:
+                target.focus()
+                page.keyboard.press("Enter")
+            else:
+                target.tap()
     assert json.loads(posted.value.post_data or "{}")["move_id"] == move_id
 
 
@@ -83,7 +89,8 @@ def _play_by_touch(page: Page, client: Client, match_id: str, token: str, moves_
             page.locator("#board").screenshot(path=f"{SCREENSHOT}.{match['game']}.{made}.png")
         touchable = [m for m in moves["moves"] if m["move"]["type"] not in ("done", "pass")]
         chosen = rng.choice(touchable or moves["moves"])
-        _touch(page, taps_of(chosen["move"], match["view"], chosen["id"]), chosen["id"])
+        _touch(page, taps_of(chosen["move"], match["view"], chosen["id"]), chosen["id"],
+               keyboard=made % 4 == 3)
         expect(page.locator("body")).not_to_have_attribute(
             "data-version", str(match["version"]), timeout=WAIT)
         made += 1
