@@ -239,3 +239,23 @@ def test_a_person_plays_evolution_ns_by_touching_the_board(
     assert sum(1 for e in log if e.get("seat") == 0 and "move" in e) == made > 20
     expect(page.locator("#scores li")).to_have_count(2)
     _no_sideways_scroll(page)
+
+
+@pytest.mark.parametrize(("game", "options", "players"), [
+    ("darwinning", {"edition": "1.7"}, 3), ("evolution-ns", {"quick": True}, 3)])
+def test_a_spectator_sees_a_bigger_table_on_a_phone(
+        page: Page, api_url: str, client: Client, worker: Worker, game: str,
+        options: dict[str, Any], players: int) -> None:
+    """Three random bots, the other edition or variant: every seat's board is drawn from the
+    view as the match goes on (no script error, nothing past the phone's edge), and a
+    spectator is offered nothing to touch."""
+    created = client.create({"game": game, "seed": 3, "options": options, "seats": [
+        {"kind": "bot", "bot": {"kind": "random"}} for _ in range(players)]})
+    page.goto(f"{api_url}/play/{created['id']}")
+    boards = page.locator(".dw-board" if game == "darwinning" else ".ns-player")
+    expect(boards).to_have_count(players, timeout=WAIT)
+    for _ in range(5):  # a few moments of the match as it is played
+        _no_sideways_scroll(page)
+        expect(page.locator("#board button.can")).to_have_count(0)
+        page.wait_for_timeout(300)
+    expect(boards).to_have_count(players)
