@@ -73,7 +73,7 @@ openapi: $(STAMP)
 # into each language's messages.po (new ones untranslated: tests/test_languages.py lists
 # them) and compiles the .mo files the server reads (committed, so a fresh clone serves them).
 translations: $(STAMP)
-	$(BIN)/pybabel extract -F babel.cfg -k N_ -k Arena.t --no-wrap --sort-by-file \
+	$(BIN)/pybabel extract -F babel.cfg -k N_ -k Arena.t -k t --no-wrap --sort-by-file \
 		--project "Evo Arena" --omit-header -o translations/messages.pot .
 	$(BIN)/pybabel update -i translations/messages.pot -d translations --no-wrap \
 		--no-fuzzy-matching --ignore-obsolete

@@ -25,14 +25,22 @@ ROOT = Path(__file__).resolve().parent.parent
 TRANSLATED = [lang for lang in LANGUAGES if lang != "en"]
 #: ``Arena.t("...")`` in the page's scripts, found without Babel (so a call Babel's
 #: configuration misses is caught too).
-ARENA_T = re.compile(r"""Arena\.t\(\s*(["'])((?:\\.|(?!\1).)*)\1""")
+# ``Arena.t("...")``, or ``t("...")`` where a board took ``const { t } = Arena``.
+ARENA_T = re.compile(r"""(?:Arena\.t|(?<![\w$.])t)\(\s*(["'])((?:\\.|(?!\1).)*)\1""")
+
+
+def js_string(body: str) -> str:
+    """A JavaScript string literal's text: its escapes decoded, any other character (``»``,
+    ``…``) kept as written (``unicode_escape`` alone would read UTF-8 bytes as Latin-1)."""
+    return re.sub(r"\\u([0-9a-fA-F]{4})|\\(.)",
+                  lambda m: chr(int(m[1], 16)) if m[1] else m[2], body)
 
 
 def extracted() -> set[str]:
     """The message ids ``make translations`` extracts from the sources as they are now."""
     with (ROOT / "babel.cfg").open(encoding="utf-8") as handle:
         method_map, options_map = parse_mapping_cfg(handle)
-    keywords = {**DEFAULT_KEYWORDS, "N_": None, "Arena.t": None}
+    keywords = {**DEFAULT_KEYWORDS, "N_": None, "Arena.t": None, "t": None}
     out = set()
     for _file, _line, message, _comments, _context in extract_from_dir(
             str(ROOT), method_map, options_map, keywords=keywords):
@@ -67,7 +75,7 @@ def test_every_gettext_message_is_translated(lang: str) -> None:
 
 def test_every_page_string_is_extracted() -> None:
     messages = extracted()
-    found = {match[1].encode().decode("unicode_escape") for path in page_scripts()
+    found = {js_string(match[1]) for path in page_scripts()
              for match in ARENA_T.findall(path.read_text(encoding="utf-8"))}
     assert found, "the page wraps its strings in Arena.t"
     assert not found - messages, sorted(found - messages)
