@@ -25,6 +25,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.extensions["evo.monitoring"] = built.monitoring
     app.extensions["evo.limiter"] = built.limiter
     app.extensions["evo.bot_cap"] = built.bot_cap
+    app.extensions["evo.notifications"] = built.notifications
 
     from api import (
         accounts,
@@ -37,6 +38,7 @@ def create_app(settings: Settings | None = None) -> Flask:
         matches,
         me,
         metrics,
+        notifications,
         pages,
         ratings,
         tournaments,
@@ -48,7 +50,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     guards.register(app)
     web.register(app)
     for module in (health, docs, pages, games, matches, accounts, me, invitations,
-                   tournaments, ratings):
+                   tournaments, ratings, notifications):
         app.register_blueprint(module.bp)
     app.register_blueprint(docs.try_it)
     if settings.proxy_hops > 0:

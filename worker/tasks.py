@@ -20,6 +20,7 @@ from shared.infra.queue import (
     DEADLINE_SWEEP_TASK,
     HINT_TASK,
     MATCH_FINISHED_TASK,
+    NOTIFY_TASK,
     SWEEP_TASK,
     TOURNAMENT_SWEEP_TASK,
     TOURNAMENT_TICK_TASK,
@@ -103,3 +104,11 @@ def sweep_tournaments() -> int:
           soft_time_limit=math.ceil(HINT_TIME_LIMIT), time_limit=math.ceil(HINT_TIME_LIMIT + 15))
 def hint(match_id: str, seat: int, version: int) -> None:
     hints.answer(_services().matches, match_id, seat, version)
+
+
+# Repeats are harmless: an attempt is made only while its delivery is pending at that attempt
+# number, under a lease (a task redelivered by the broker, or overtaken by a redelivery, does
+# nothing). A failed attempt sends the next one itself, with its back-off as the countdown.
+@app.task(name=NOTIFY_TASK, acks_late=True, reject_on_worker_lost=True, **STORE_RETRY)
+def deliver_notification(account_id: str, delivery_id: str, attempt: int) -> str:
+    return _services().notifications.deliver(account_id, delivery_id, attempt)

@@ -70,6 +70,15 @@ class Settings:
     # Days an account is kept after its last use (a request with one of its keys, a new seat);
     # 0 keeps accounts for ever.
     account_retention_days: float = 365.0
+    # Notification webhooks (shared.notifications): seconds before the first retry (doubled
+    # after each failed attempt, up to the longest wait), attempts before giving up (the
+    # defaults: 15 s, 30 s, ... 32 min, about an hour in all), seconds one attempt may take,
+    # and notifications kept per account (its event stream's replay and its delivery log).
+    notify_retry_base_seconds: float = 15.0
+    notify_retry_max_seconds: float = 1920.0
+    notify_max_attempts: int = 9
+    notify_timeout_seconds: float = 10.0
+    notify_keep: int = 1000
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -119,4 +128,9 @@ class Settings:
             max_tournament_simulations=int(os.environ.get("MAX_TOURNAMENT_SIMULATIONS",
                                                           100_000_000)),
             account_retention_days=float(os.environ.get("ACCOUNT_RETENTION_DAYS", 365.0)),
+            notify_retry_base_seconds=float(os.environ.get("NOTIFY_RETRY_BASE_SECONDS", 15.0)),
+            notify_retry_max_seconds=float(os.environ.get("NOTIFY_RETRY_MAX_SECONDS", 1920.0)),
+            notify_max_attempts=int(os.environ.get("NOTIFY_MAX_ATTEMPTS", 9)),
+            notify_timeout_seconds=float(os.environ.get("NOTIFY_TIMEOUT_SECONDS", 10.0)),
+            notify_keep=int(os.environ.get("NOTIFY_KEEP", 1000)),
         )

@@ -23,6 +23,7 @@ MATCH_FINISHED_TASK = "evo.match_finished"
 TOURNAMENT_TICK_TASK = "evo.tick_tournament"
 TOURNAMENT_SWEEP_TASK = "evo.sweep_tournaments"
 DEADLINE_SWEEP_TASK = "evo.sweep_deadlines"
+NOTIFY_TASK = "evo.deliver_notification"
 AMQP_SCHEMES = ("amqp://", "amqps://", "pyamqp://")
 
 
@@ -74,6 +75,17 @@ def make_sender(broker_url: str, task: str) -> Callable[[str], None]:
 
     def send(ident: str) -> None:
         _sender(broker_url).send_task(task, args=[ident], queue=TOURNAMENT_QUEUE)
+
+    return send
+
+
+def make_notify_sender(broker_url: str) -> Callable[[str, str, int, float], None]:
+    """A ``send(account_id, delivery_id, attempt, countdown)`` for a notification's webhook
+    delivery (``shared.notifications``), on the queue of people's matches."""
+
+    def send(account_id: str, delivery_id: str, attempt: int, countdown: float) -> None:
+        _sender(broker_url).send_task(NOTIFY_TASK, args=[account_id, delivery_id, attempt],
+                                      queue=BOT_QUEUE, countdown=countdown or None)
 
     return send
 
