@@ -729,18 +729,20 @@ class MatchService:
                                         bot, timeout, None, rejudge - 1)
             raise Conflict("another move was accepted first; read the match again",
                            version=self.store.version(match_id))
-        self._handed_on(record, due, owed_before, seat)
+        self._handed_on(record, due, owed_before, seat if timeout is not None else None)
         return answer
 
     def _handed_on(self, record: MatchRecord, due: list[int], owed_before: set[int],
-                   mover: int) -> None:
-        """After a committed move: the bot turns it hands on, its finish, its news (the seats
-        that owe a move they did not owe before it, the mover again included)."""
+                   played_for: int | None) -> None:
+        """After a committed move: the bot turns it hands on, its finish, its news: the seats
+        that owe a move they did not owe before it, and the seat whose move the server played
+        (a timeout) if it owes again. A seat that moved itself and owes again is not told:
+        its own move's answer says so."""
         self.send_bot_turns(record, due)
         if record.finish_owed:
             self.send_finish(record.id)
-        self.announce(record, [s for s in record.to_move if s not in owed_before or s == mover],
-                      False)
+        self.announce(record, [s for s in record.to_move
+                               if s not in owed_before or s == played_for], False)
 
     def question_holds(self, record: MatchRecord, seat: int, question: carryover.Question,
                        state: State | None = None) -> bool:

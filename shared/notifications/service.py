@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import re
 import secrets
 import time
 from collections.abc import Callable
@@ -33,6 +34,8 @@ KINDS = ("your_turn", "match_found", "challenge", "match_over")
 Send = Callable[[str, str, int, float], None]
 #: Stream entries one read replays at most (a reconnection reads again for the rest).
 REPLAY_BATCH = 200
+#: A delivery id as :meth:`NotificationService.notify` makes them (anything else names none).
+DELIVERY_ID = re.compile(r"n_[0-9a-f]{24}")
 
 
 class NotificationService:
@@ -67,7 +70,8 @@ class NotificationService:
 
     def on_commit(self, record: MatchRecord, fresh: list[int], started: bool) -> None:
         """What a committed write of ``record`` tells its accounts: the seats in ``fresh``
-        now owe a move they did not owe before it (``your_turn``); it started the match
+        now owe a move they did not owe before it, or owe again after the server played
+        their move (a timeout) (``your_turn``); it started the match
         (``match_found``); it ended it (``match_over``)."""
         seats = [s for s in record.seats if s.get("kind") == SeatKind.ACCOUNT and "account" in s]
         about = {"match": record.id, "game": record.game}
@@ -130,6 +134,8 @@ class NotificationService:
 
     def redeliver(self, account_id: str, delivery_id: str) -> dict[str, Any]:
         """Deliver again now, with a new round of attempts (the same delivery id)."""
+        if not DELIVERY_ID.fullmatch(delivery_id):
+            raise NotFound(f"no delivery {delivery_id[:40]!r} in this account's log")
         found = self.store.redeliver(account_id, delivery_id, self.policy.max_attempts,
                                      time.time())
         if found == -1:

@@ -107,19 +107,20 @@ def challenge(client: Client, first: dict[str, Any], second: dict[str, Any]) -> 
 def play(client: Client, match_id: str, keys: list[str], moves: int | None = None,
          seed: int = 5) -> set[tuple[int, int]]:
     """Play random moves with the seats' keys (all, or ``moves`` of them); the turns that
-    began: (seat, version) of each seat that owes a move it did not owe a write earlier."""
+    began: (seat, version) of each seat that owes a move it did not owe a write earlier (a
+    seat owing again after its own move is not told: its answer says so)."""
     rng = random.Random(seed)
     now = client.match(match_id)
     began = {(seat, now["version"]) for seat in now["to_move"]}  # the accepting write's
     owing, played = set(now["to_move"]), 0
     while now["status"] == "running" and (moves is None or played < moves):
-        seat = now["to_move"][0]
+        seat = rng.choice(now["to_move"])  # either seat may be the last of a secret step
         legal = client.call("GET", f"/v1/matches/{match_id}/moves", keys[seat]).json()
         answer = client.call("POST", f"/v1/matches/{match_id}/moves", keys[seat], json={
             "version": legal["version"], "move_id": rng.choice(legal["moves"])["id"]})
         assert answer.status_code == 200, answer.text
         moved = answer.json()
-        began |= {(s, moved["version"]) for s in moved["to_move"] if s not in owing or s == seat}
+        began |= {(s, moved["version"]) for s in moved["to_move"] if s not in owing}
         owing, played = set(moved["to_move"]), played + 1
         now = {"status": moved["status"], "to_move": moved["to_move"]}
     return began
@@ -144,7 +145,7 @@ def test_every_turn_reaches_each_receiver_signed_and_a_tampered_one_is_refused(
     began = play(client, match_id, [alice["key"], bob["key"]])
     assert client.match(match_id)["status"] == "finished"
     expected = {seat: sorted(v for s, v in began if s == seat) for seat in (0, 1)}
-    assert all(len(versions) > 10 for versions in expected.values())
+    assert all(len(versions) > 5 for versions in expected.values()), expected
 
     def arrived() -> bool:
         return all(sorted({v for _, v in turns(receiver.notes(f"/{who['id']}"), match_id)})
@@ -160,9 +161,9 @@ def test_every_turn_reaches_each_receiver_signed_and_a_tampered_one_is_refused(
         assert {"match_found", "your_turn"} <= kinds
     assert any(n["kind"] == "challenge" for n in receiver.notes(f"/{bob['id']}"))
     assert all(call["good"] for call in receiver.got)
-    one = next(c for c in receiver.got if c["path"] == f"/{bob['id']}")
-    tampered = one["body"].replace(b'"your_turn"', b'"match_over"').replace(
-        b'"challenge"', b'"match_over"')
+    one = next(c for c in receiver.got if c["path"] == f"/{bob['id']}"
+               and c["note"]["kind"] == "your_turn")
+    tampered = one["body"].replace(b'"your_turn"', b'"match_over"')
     assert tampered != one["body"]
     refused = requests.post(receiver.url(one["path"]), data=tampered, timeout=10,
                             headers={signing.HEADER: one["header"]})
@@ -226,7 +227,7 @@ def test_the_stream_resumes_with_last_event_id_without_loss(
     first = events(stream, lambda got: len(got) >= 2)
     assert [n["kind"] for _, n in first][:2] == ["challenge", "match_found"]
     last_id = first[-1][0]
-    play(client, match_id, [erin["key"], frank["key"]], moves=8)  # while disconnected
+    play(client, match_id, [erin["key"], frank["key"]], moves=12)  # while disconnected
     log = client.call("GET", "/v1/me/deliveries", frank["key"]).json()["deliveries"]
     missed = [d["id"] for d in reversed(log)][len(first):]
     assert len(missed) >= 3
