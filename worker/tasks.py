@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import math
+import time
 from functools import lru_cache
 from typing import Any
 
@@ -20,6 +21,7 @@ from shared.infra.queue import (
     DEADLINE_SWEEP_TASK,
     HINT_TASK,
     MATCH_FINISHED_TASK,
+    NOTIFY_SWEEP_TASK,
     NOTIFY_TASK,
     SWEEP_TASK,
     TOURNAMENT_SWEEP_TASK,
@@ -112,3 +114,9 @@ def hint(match_id: str, seat: int, version: int) -> None:
 @app.task(name=NOTIFY_TASK, acks_late=True, reject_on_worker_lost=True, **STORE_RETRY)
 def deliver_notification(account_id: str, delivery_id: str, attempt: int) -> str:
     return _services().notifications.deliver(account_id, delivery_id, attempt)
+
+
+@app.task(name=NOTIFY_SWEEP_TASK, ignore_result=True)
+def sweep_notifications() -> int:
+    """The backstop for a lost notification retry (shared.notifications)."""
+    return _services().notifications.sweep(time.time())

@@ -24,6 +24,7 @@ TOURNAMENT_TICK_TASK = "evo.tick_tournament"
 TOURNAMENT_SWEEP_TASK = "evo.sweep_tournaments"
 DEADLINE_SWEEP_TASK = "evo.sweep_deadlines"
 NOTIFY_TASK = "evo.deliver_notification"
+NOTIFY_SWEEP_TASK = "evo.sweep_notifications"
 AMQP_SCHEMES = ("amqp://", "amqps://", "pyamqp://")
 
 

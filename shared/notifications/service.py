@@ -169,6 +169,17 @@ class NotificationService:
             self._send(account_id, delivery_id, int(new["attempts"]), wait)
         return str(new["state"])
 
+    def sweep(self, now: float, limit: int = 500) -> int:
+        """The backstop for a lost retry (its task never sent, or gone with its worker): send
+        again each delivery overdue by more than an attempt's lease. Returns how many."""
+        hold = self.policy.timeout + 30
+        sent = 0
+        for account_id, delivery_id, state in self.store.overdue(now - hold, limit, hold * 2):
+            if state is not None and state["state"] == "pending":
+                self._send(account_id, delivery_id, int(state["attempts"]), 0.0)
+                sent += 1
+        return sent
+
     def forget_account(self, account_id: str, _name: str) -> None:
         self.store.delete(account_id)
 

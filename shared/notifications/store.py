@@ -12,7 +12,9 @@ script below touches one slot (a Redis Cluster runs it on one node):
 * ``evo:n:{<id>}:o`` sorted set — delivery ids by creation, trimmed to ``keep`` (the log);
 * ``evo:n:{<id>}:hook`` string — the account's notification webhook URL;
 * ``evo:n:{<id>}:lease:<delivery id>`` string — an attempt under way (its number);
-* ``evo:n:{<id>}:chg`` channel — a new notification (wakes the account's event streams).
+* ``evo:n:{<id>}:chg`` channel — a new notification (wakes the account's event streams);
+* ``evo:n:due`` sorted set — ``<account id> <delivery id>`` of each delivery waiting for a
+  retry, by when it is due: the sweep's backstop for a retry task that was lost.
 
 Every key but the channel and the lease expires ``retention`` seconds after the account's
 last notification or change of its webhook.
@@ -97,6 +99,9 @@ return '0-0'
 """
 
 
+DUE = "evo:n:due"
+
+
 class NotificationStore:
     def __init__(self, client: RedisClient, keep: int = 1000, retention: int = 0) -> None:
         self.redis = client
@@ -173,9 +178,39 @@ class NotificationStore:
 
     def finish(self, account_id: str, delivery_id: str, attempt: int,
                state: dict[str, Any]) -> bool:
+        """Write an attempt's outcome (by the lease's holder only); a delivery left pending
+        is noted as due at its next attempt, one settled is no longer."""
         k = self._key
-        return bool(self._finish(keys=[k(account_id, "st"), k(account_id, f"lease:{delivery_id}")],
+        done = bool(self._finish(keys=[k(account_id, "st"), k(account_id, f"lease:{delivery_id}")],
                                  args=[delivery_id, attempt, json.dumps(state)]))
+        member = f"{account_id} {delivery_id}"
+        if state["state"] == "pending":  # another slot on a cluster: a command of its own
+            self.redis.zadd(DUE, {member: float(state["next_attempt_at"])})
+        else:
+            self.redis.zrem(DUE, member)
+        return done
+
+    def overdue(self, before: float, limit: int, hold: float
+                ) -> list[tuple[str, str, dict[str, Any] | None]]:
+        """Up to ``limit`` deliveries due before ``before``: (account, delivery, its state or
+        None if gone). Each is held off for ``hold`` seconds (the next sweep leaves it to the
+        task sent now); a gone or settled one is dropped."""
+        members = self.redis.zrangebyscore(DUE, "-inf", before, start=0, num=limit)
+        if not members:
+            return []
+        pairs = [tuple(m.split(" ", 1)) for m in members]
+        with self.redis.pipeline(transaction=False) as pipe:
+            for account_id, delivery_id in pairs:
+                pipe.hget(self._key(account_id, "st"), delivery_id)
+            states = [json.loads(raw) if raw else None for raw in pipe.execute()]
+        found = []
+        for (account_id, delivery_id), state, member in zip(pairs, states, members, strict=True):
+            if state is None or state["state"] != "pending":
+                self.redis.zrem(DUE, member)
+            else:
+                self.redis.zadd(DUE, {member: before + hold})
+            found.append((account_id, delivery_id, state))
+        return found
 
     def redeliver(self, account_id: str, delivery_id: str, more: int, now: float
                   ) -> dict[str, Any] | int:

@@ -119,3 +119,20 @@ def test_the_javascript_receiver_of_the_docs_checks() -> None:
                          timeout=30, check=True)
     assert dict(json.loads(run.stdout)) == {why: 200 if why == "real" else 401
                                             for why, _, _ in cases}
+
+
+def test_the_sweep_sends_again_a_retry_whose_task_was_lost(redis_client: redis.Redis) -> None:
+    sent: list[tuple[str, str, int, float]] = []
+    notes, account = service(redis_client, sent), secrets.token_hex(8)
+    notes.set_webhook(account, f"http://127.0.0.1:{free_port()}/down")
+    ident = notes.notify(account, "match_over", {"match": "m"}, key="over:m")
+    broker_up = notes.send
+    notes.send = None  # the retry's task is lost (the broker away when it was to be sent)
+    assert notes.deliver(account, ident, 0) == "pending" and len(sent) == 1
+    notes.send = broker_up
+    now = time.time()
+    assert notes.sweep(now) == 0  # not overdue yet: the retry's own task may still come
+    assert notes.sweep(now + 15 + POLICY.timeout + 31) == 1
+    assert sent[-1] == (account, ident, 1, 0.0)
+    assert notes.sweep(now + 15 + POLICY.timeout + 31) == 0  # held off: the task just sent
+    assert notes.deliver(account, ident, 1) == "pending"  # the swept task makes its attempt
