@@ -26,6 +26,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.extensions["evo.limiter"] = built.limiter
     app.extensions["evo.bot_cap"] = built.bot_cap
     app.extensions["evo.replays"] = built.replays
+    app.extensions["evo.notifications"] = built.notifications
 
     from api import (
         accounts,
@@ -39,6 +40,7 @@ def create_app(settings: Settings | None = None) -> Flask:
         matches,
         me,
         metrics,
+        notifications,
         pages,
         ratings,
         replays,
@@ -52,7 +54,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     guards.register(app)
     web.register(app)
     for module in (health, docs, pages, games, matches, accounts, me, invitations,
-                   tournaments, ratings, replays):
+                   tournaments, ratings, replays, notifications):
         app.register_blueprint(module.bp)
     app.register_blueprint(docs.try_it)
     if settings.proxy_hops > 0:

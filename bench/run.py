@@ -6,7 +6,8 @@ queue overhead of a bot reply, the move-shape check's cost per move, the searche
 bot-only draft, the bots' answer times (plain sources against the compiled build) through the
 real service and
 tournament throughput (one and two workers) with the reply latency while a tournament runs,
-and the API under load against a bare Flask+Redis baseline.
+the API under load against a bare Flask+Redis baseline, and the notification delivery latency
+from a commit to an account's webhook.
 Bot strength is slow and has its own target (``make bench-strength``).
 """
 
@@ -37,6 +38,7 @@ BENCHES = [
     ["bench.bench_bot_wait", "--waits", "12", "--bots", "3", "--levels", "hard", "--games",
      "evolution", "evolution-ns"],
     ["bench.bench_compact", "--think", "1", "--hz", "2"],
+    ["bench.bench_notify", "--samples", "200"],
 ]
 
 

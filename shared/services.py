@@ -6,11 +6,14 @@ that share it, so routes and tasks reach Redis only through what is built here.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from shared.accounts.invitations import InvitationService
 from shared.accounts.service import AccountService, parse_networks
 from shared.accounts.store import AccountStore
+from shared.bots.signing import new_secret
 from shared.infra.config import Settings
 from shared.infra.monitoring import PROBE_TIMEOUT, Monitoring
 from shared.infra.queue import (
@@ -18,16 +21,20 @@ from shared.infra.queue import (
     TOURNAMENT_QUEUE,
     TOURNAMENT_TICK_TASK,
     make_enqueue,
+    make_notify_sender,
     make_sender,
     send_analysis,
 )
 from shared.infra.rate_limit import RateLimiter
-from shared.infra.redis_client import connect
+from shared.infra.redis_client import RedisClient, connect
 from shared.infra.stats import WorkerStats
 from shared.kernel.budget import SearchBudget
 from shared.matches.bot_cap import BotWorkCap
 from shared.matches.service import MatchService
 from shared.matches.store import MatchStore
+from shared.notifications.delivery import DeliveryPolicy
+from shared.notifications.service import NotificationService
+from shared.notifications.store import NotificationStore
 from shared.ratings.store import RatingStore
 from shared.replays.service import ReplayService
 from shared.replays.store import AnalysisStore
@@ -46,6 +53,7 @@ class Services:
     limiter: RateLimiter  # the API's per-address and per-token limits
     bot_cap: BotWorkCap  # the bot seats one address may have in live matches
     replays: ReplayService  # replays and analyses of finished matches
+    notifications: NotificationService  # an account's notifications (stream and webhook)
 
 
 def build(settings: Settings) -> Services:
@@ -64,6 +72,7 @@ def build(settings: Settings) -> Services:
                            invitation_ttl=settings.invitation_seconds,
                            human_idle_seconds=settings.human_idle_seconds or None)
     accounts = AccountService(account_store, matches, parse_networks(settings.webhook_allow))
+    notifications = _notifications(settings, client, accounts)
     limits = TournamentLimits(settings.tournaments_per_client, settings.max_tournament_search,
                               settings.max_tournament_simulations)
     tournaments = TournamentService(matches, TournamentStore(client, settings.tournament_ttl),
@@ -73,7 +82,7 @@ def build(settings: Settings) -> Services:
                                     settings.max_tournament_concurrency,
                                     start=make_sender(settings.broker_url, TOURNAMENT_TICK_TASK),
                                     limits=limits,
-                                    invite=account_store.add_invitation,
+                                    invite=_inviting(account_store, notifications),
                                     invitation_ttl=settings.invitation_seconds)
     accounts.forgetters.append(tournaments.forget_account)  # a deleted account's ratings
     accounts.holders.append(tournaments.running_with_account)
@@ -89,4 +98,35 @@ def build(settings: Settings) -> Services:
         lambda match_id, seat: send_analysis(settings.broker_url, match_id, seat),
         SearchBudget(settings.analysis_simulations, settings.analysis_seconds))
     return Services(matches, accounts, invitations, tournaments, monitoring, RateLimiter(client),
-                    BotWorkCap(store), replays)
+                    BotWorkCap(store), replays, notifications)
+
+
+def _inviting(store: AccountStore, notifications: NotificationService
+              ) -> Callable[[str, dict[str, Any]], None]:
+    """A tournament's invitation: noted for the account, and a ``challenge`` notification."""
+
+    def invite(account_id: str, invitation: dict[str, Any]) -> None:
+        store.add_invitation(account_id, invitation)
+        notifications.challenge(account_id, invitation)
+
+    return invite
+
+
+def _notifications(settings: Settings, client: RedisClient, accounts: AccountService
+                   ) -> NotificationService:
+    """The notifications, told by the match service of its commits and invitations, and by
+    the accounts service of a deletion; account streams wait for them too."""
+    policy = DeliveryPolicy(parse_networks(settings.webhook_allow),
+                            settings.notify_timeout_seconds, settings.notify_retry_base_seconds,
+                            settings.notify_retry_max_seconds, settings.notify_max_attempts)
+    notifications = NotificationService(
+        NotificationStore(client, settings.notify_keep,
+                          round(settings.account_retention_days * 86400)),
+        make_notify_sender(settings.broker_url),
+        lambda account_id: accounts.matches.webhook_secret(account_id, new_secret()),
+        policy, accounts.check_webhook)
+    accounts.matches.committed.append(notifications.on_commit)
+    accounts.matches.invited.append(notifications.challenge)
+    accounts.forgetters.append(notifications.forget_account)
+    accounts.news.append(notifications.news)
+    return notifications

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import math
+import time
 from functools import lru_cache
 from typing import Any
 
@@ -21,6 +22,8 @@ from shared.infra.queue import (
     DEADLINE_SWEEP_TASK,
     HINT_TASK,
     MATCH_FINISHED_TASK,
+    NOTIFY_SWEEP_TASK,
+    NOTIFY_TASK,
     SWEEP_TASK,
     TOURNAMENT_SWEEP_TASK,
     TOURNAMENT_TICK_TASK,
@@ -113,3 +116,15 @@ def hint(match_id: str, seat: int, version: int) -> None:
           soft_time_limit=ANALYSIS_TIME_LIMIT, time_limit=ANALYSIS_TIME_LIMIT + 30)
 def analyse_match(match_id: str, seat: int) -> None:
     _services().replays.compute(match_id, seat)
+# Repeats are harmless: an attempt is made only while its delivery is pending at that attempt
+# number, under a lease (a task redelivered by the broker, or overtaken by a redelivery, does
+# nothing). A failed attempt sends the next one itself, with its back-off as the countdown.
+@app.task(name=NOTIFY_TASK, acks_late=True, reject_on_worker_lost=True, **STORE_RETRY)
+def deliver_notification(account_id: str, delivery_id: str, attempt: int) -> str:
+    return _services().notifications.deliver(account_id, delivery_id, attempt)
+
+
+@app.task(name=NOTIFY_SWEEP_TASK, ignore_result=True)
+def sweep_notifications() -> int:
+    """The backstop for a lost notification retry (shared.notifications)."""
+    return _services().notifications.sweep(time.time())

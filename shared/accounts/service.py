@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from shared.accounts.lifecycle import AccountLifecycle, new_key, taken
@@ -34,6 +34,9 @@ class AccountService(AccountLifecycle):
         self.allowed_networks = list(allowed_networks)
         self.forgetters = []
         self.holders = []
+        #: Other news an account's waiting stream wakes for (its notifications): given the
+        #: account, the channels announcing it and a read that changes with it.
+        self.news: list[Callable[[str], tuple[list[str], Callable[[], Any]]]] = []
 
     def check_webhook(self, webhook: str) -> str:
         """The webhook URL as the check read it (normalised: the one spelling every later call
@@ -131,9 +134,11 @@ class AccountService(AccountLifecycle):
     def wait_for_news(self, account_id: str, timeout: float) -> None:
         """Block until one of the account's matches changes or it gets a new one."""
         match_ids = self.store.matches(account_id)
+        others = [source(account_id) for source in self.news]
 
-        def snapshot() -> tuple[int | None, ...]:
-            return (self.store.generation(account_id), *self.matches.versions(match_ids))
+        def snapshot() -> tuple[Any, ...]:
+            return (self.store.generation(account_id), *self.matches.versions(match_ids),
+                    *(read() for _, read in others))
 
-        self.store.wait(account_id, self.matches.channels(match_ids), snapshot, snapshot(),
-                        timeout)
+        channels = [*self.matches.channels(match_ids), *(c for cs, _ in others for c in cs)]
+        self.store.wait(account_id, channels, snapshot, snapshot(), timeout)

@@ -77,6 +77,15 @@ class Settings:
     # each search capped at ANALYSIS_SECONDS (shared.replays).
     analysis_simulations: int = 300
     analysis_seconds: float = 1.0
+    # Notification webhooks (shared.notifications): seconds before the first retry (doubled
+    # after each failed attempt, up to the longest wait), attempts before giving up (the
+    # defaults: 15 s, 30 s, ... 32 min, about an hour in all), seconds one attempt may take,
+    # and notifications kept per account (its event stream's replay and its delivery log).
+    notify_retry_base_seconds: float = 15.0
+    notify_retry_max_seconds: float = 1920.0
+    notify_max_attempts: int = 9
+    notify_timeout_seconds: float = 10.0
+    notify_keep: int = 1000
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -129,4 +138,9 @@ class Settings:
             human_idle_seconds=float(os.environ.get("HUMAN_IDLE_SECONDS", 1800.0)),
             analysis_simulations=int(os.environ.get("ANALYSIS_SIMULATIONS", 300)),
             analysis_seconds=float(os.environ.get("ANALYSIS_SECONDS", 1.0)),
+            notify_retry_base_seconds=float(os.environ.get("NOTIFY_RETRY_BASE_SECONDS", 15.0)),
+            notify_retry_max_seconds=float(os.environ.get("NOTIFY_RETRY_MAX_SECONDS", 1920.0)),
+            notify_max_attempts=int(os.environ.get("NOTIFY_MAX_ATTEMPTS", 9)),
+            notify_timeout_seconds=float(os.environ.get("NOTIFY_TIMEOUT_SECONDS", 10.0)),
+            notify_keep=int(os.environ.get("NOTIFY_KEEP", 1000)),
         )

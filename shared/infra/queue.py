@@ -24,6 +24,8 @@ TOURNAMENT_TICK_TASK = "evo.tick_tournament"
 TOURNAMENT_SWEEP_TASK = "evo.sweep_tournaments"
 DEADLINE_SWEEP_TASK = "evo.sweep_deadlines"
 ANALYSIS_TASK = "evo.analyse_match"
+NOTIFY_TASK = "evo.deliver_notification"
+NOTIFY_SWEEP_TASK = "evo.sweep_notifications"
 AMQP_SCHEMES = ("amqp://", "amqps://", "pyamqp://")
 
 
@@ -75,6 +77,17 @@ def make_sender(broker_url: str, task: str) -> Callable[[str], None]:
 
     def send(ident: str) -> None:
         _sender(broker_url).send_task(task, args=[ident], queue=TOURNAMENT_QUEUE)
+
+    return send
+
+
+def make_notify_sender(broker_url: str) -> Callable[[str, str, int, float], None]:
+    """A ``send(account_id, delivery_id, attempt, countdown)`` for a notification's webhook
+    delivery (``shared.notifications``), on the queue of people's matches."""
+
+    def send(account_id: str, delivery_id: str, attempt: int, countdown: float) -> None:
+        _sender(broker_url).send_task(NOTIFY_TASK, args=[account_id, delivery_id, attempt],
+                                      queue=BOT_QUEUE, countdown=countdown or None)
 
     return send
 
