@@ -201,6 +201,13 @@ class MatchService:
             record.finish_owed = owes_finish(record)
         self._restart_clocks(record, None)
         created = self.store.create(record, {s: hash_secret(t) for s, t in tokens.items()})
+        if not self._after_create(record, accounts, created):
+            return self.load(record.id), {}
+        return record, tokens
+
+    def _after_create(self, record: MatchRecord, accounts: list[str], created: bool) -> bool:
+        """Note the match for its accounts; if this call ``created`` it, tell the invited,
+        announce it and start its bots. Returns ``created``."""
         # Noting the seats again is harmless, and needed if a creator died half-way (its bot
         # turns are re-enqueued by the sweep).
         invited = set(pending_invitations(record))
@@ -208,14 +215,14 @@ class MatchService:
             self.accounts.add_match(account_id, record.id, self._invitation(
                 record, account_id) if account_id in invited and created else None)
         if not created:
-            return self.load(record.id), {}
+            return False
         for account_id in dict.fromkeys(a for a in accounts if a in invited):
             self._tell(self.invited, account_id, self._invitation(record, account_id))
         self.announce(record, list(record.to_move), False)
         self.enqueue_bot_turns(record)
         if record.finish_owed:
             self.send_finish(record.id)
-        return record, tokens
+        return True
 
     @staticmethod
     def _game_for(game_id: str, options: dict[str, Any] | None, players: int
