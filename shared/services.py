@@ -26,6 +26,8 @@ from shared.infra.stats import WorkerStats
 from shared.matches.bot_cap import BotWorkCap
 from shared.matches.service import MatchService
 from shared.matches.store import MatchStore
+from shared.pools.service import PoolService, PoolSettings
+from shared.pools.store import PoolStore
 from shared.ratings.store import RatingStore
 from shared.tournaments.limits import TournamentLimits
 from shared.tournaments.service import TournamentService
@@ -41,6 +43,7 @@ class Services:
     monitoring: Monitoring  # readiness, queue lengths, the worker's counters
     limiter: RateLimiter  # the API's per-address and per-token limits
     bot_cap: BotWorkCap  # the bot seats one address may have in live matches
+    pools: PoolService  # quick play
 
 
 def build(settings: Settings) -> Services:
@@ -78,5 +81,8 @@ def build(settings: Settings) -> Services:
                             probe=lambda: connect(settings.redis_url,
                                                   settings.redis_cluster_nodes,
                                                   max_connections=50, timeout=PROBE_TIMEOUT))
+    pools = PoolService(PoolStore(client), matches, RatingStore(client), PoolSettings(
+        settings.pool_window, settings.pool_widen_per_second, settings.pool_max_window,
+        settings.pool_bot_fill_seconds, settings.pool_idle_seconds))
     return Services(matches, accounts, invitations, tournaments, monitoring, RateLimiter(client),
-                    BotWorkCap(store))
+                    BotWorkCap(store), pools)

@@ -70,6 +70,14 @@ class Settings:
     # Days an account is kept after its last use (a request with one of its keys, a new seat);
     # 0 keeps accounts for ever.
     account_retention_days: float = 365.0
+    # Quick-play pools (shared.pools): the rating window (OpenSkill mu) two people must be
+    # within, its widening a second of waiting and its cap; the wait before a person who
+    # chose it gets bots in the empty seats; a waiting ticket nobody polls this long is dropped.
+    pool_window: float = 2.0
+    pool_widen_per_second: float = 0.25
+    pool_max_window: float = 12.5
+    pool_bot_fill_seconds: float = 30.0
+    pool_idle_seconds: float = 90.0
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -119,4 +127,9 @@ class Settings:
             max_tournament_simulations=int(os.environ.get("MAX_TOURNAMENT_SIMULATIONS",
                                                           100_000_000)),
             account_retention_days=float(os.environ.get("ACCOUNT_RETENTION_DAYS", 365.0)),
+            pool_window=float(os.environ.get("POOL_WINDOW", 2.0)),
+            pool_widen_per_second=float(os.environ.get("POOL_WIDEN_PER_SECOND", 0.25)),
+            pool_max_window=float(os.environ.get("POOL_MAX_WINDOW", 12.5)),
+            pool_bot_fill_seconds=float(os.environ.get("POOL_BOT_FILL_SECONDS", 30.0)),
+            pool_idle_seconds=float(os.environ.get("POOL_IDLE_SECONDS", 90.0)),
         )
