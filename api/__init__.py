@@ -25,6 +25,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.extensions["evo.monitoring"] = built.monitoring
     app.extensions["evo.limiter"] = built.limiter
     app.extensions["evo.bot_cap"] = built.bot_cap
+    app.extensions["evo.pools"] = built.pools
 
     from api import (
         accounts,
@@ -38,6 +39,7 @@ def create_app(settings: Settings | None = None) -> Flask:
         me,
         metrics,
         pages,
+        pools,
         ratings,
         tournaments,
         web,
@@ -48,7 +50,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     guards.register(app)
     web.register(app)
     for module in (health, docs, pages, games, matches, accounts, me, invitations,
-                   tournaments, ratings):
+                   tournaments, ratings, pools):
         app.register_blueprint(module.bp)
     app.register_blueprint(docs.try_it)
     if settings.proxy_hops > 0:

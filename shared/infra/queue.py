@@ -23,6 +23,7 @@ MATCH_FINISHED_TASK = "evo.match_finished"
 TOURNAMENT_TICK_TASK = "evo.tick_tournament"
 TOURNAMENT_SWEEP_TASK = "evo.sweep_tournaments"
 DEADLINE_SWEEP_TASK = "evo.sweep_deadlines"
+POOL_SWEEP_TASK = "evo.sweep_pools"
 AMQP_SCHEMES = ("amqp://", "amqps://", "pyamqp://")
 
 

@@ -139,11 +139,11 @@ class PoolService:
             if meta is not None:
                 self.run(pool, meta)  # a poll drives matching too (the worker's sweep widens)
 
-            def read() -> tuple[str, bool]:
+            def read() -> str:  # a match being created is not news yet: wait for it
                 now = self.store.touch(pool, account_id, time.time())
-                return ("gone", False) if now is None else (now[0]["status"], now[1])
+                return "gone" if now is None else "waiting" if now[1] else now[0]["status"]
 
-            self.store.wait(pool, read, ("waiting", False), wait)
+            self.store.wait(pool, read, "waiting", wait)
             pool, found = self._ticket(account_id)
         return self._view(pool, *found)
 

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from shared.infra.notifier import wait_on
@@ -326,9 +326,10 @@ class PoolStore:
               ) -> list[dict[str, Any]]:
         """One atomic matching pass over ``pool``: the pending matches to create now."""
         keys = [self._key(pool, s) for s in ("q", "t", "pending", "seq", "done")]
-        args = [now, rules.players, rules.window, rules.widen_per_second, rules.max_window,
-                rules.bot_fill_seconds, rules.idle_seconds, rules.keep_seconds, prefix,
-                rules.scan, rules.stale_seconds, self.channel(pool)]
+        args: list[str | int | float] = [
+            now, rules.players, rules.window, rules.widen_per_second, rules.max_window,
+            rules.bot_fill_seconds, rules.idle_seconds, rules.keep_seconds, prefix,
+            rules.scan, rules.stale_seconds, self.channel(pool)]
         return [json.loads(raw) for raw in self._match(keys=keys, args=args)]
 
     def created(self, pool: str, match_id: str) -> None:

@@ -163,7 +163,7 @@ def test_a_formed_match_a_dead_node_left_is_created_by_the_next_pass(
         pools: tuple[PoolService, AccountService]) -> None:
     service, accounts = pools
     a, _ = accounts.create("ada", None)
-    pool, meta = service.resolve("savanna", 2, None)
+    pool, _ = service.resolve("savanna", 2, None)
     service.join(a["id"], "savanna", 2, None, "easy")  # bot fill after 0 s: made at once
     assert service.status(a["id"])["status"] == "matched"
     b, _ = accounts.create("bob", None)
