@@ -1,0 +1,110 @@
+"""Quick play on the real stack: 200 accounts join pools at once through two API servers (two
+gunicorn processes on loopback, one Redis) and each ends in exactly one match or still
+waiting, never two; and a person who chose a bot fill gets a bot after the wait, which the
+real worker plays to the end of a rated match."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import redis
+
+from tests.integration.conftest import Client, Worker, running_api, stack_env
+
+#: Where each of the 200 goes: the two Darwinning! spellings are one pool (the options are
+#: canonicalised by the game).
+CHOICES: list[dict[str, Any]] = [
+    {"game": "savanna", "players": 2}, {"game": "savanna", "players": 3},
+    {"game": "darwinning", "players": 2}, {"game": "darwinning", "players": 2,
+                                           "options": {"edition": "2.2", "eras": 3}}]
+
+
+def test_200_people_joining_at_once_on_two_servers_are_each_matched_once(
+        redis_url: str, tmp_path: Path) -> None:
+    env = {**stack_env(redis_url), "POOL_WINDOW": "50"}  # new accounts: everyone fits
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    with (running_api(env, tmp_path / "a") as first, running_api(env, tmp_path / "b") as second,
+          Client(first) as one, Client(second) as two):
+        clients = [one, two]
+        people = [one.call("POST", "/v1/accounts", json={"name": f"pool-{n}-{time.time_ns()}"}
+                           ).json() for n in range(200)]
+
+        def join(n: int) -> tuple[int, dict[str, Any]]:
+            response = Client(clients[n % 2].base).call(
+                "POST", "/v1/me/pool", people[n]["key"], json=CHOICES[n % 4])
+            return response.status_code, response.json()
+
+        with ThreadPoolExecutor(64) as pool:
+            joined = list(pool.map(join, range(200)))
+        assert {status for status, _ in joined} == {201}, joined[:3]
+
+        def settled(n: int) -> dict[str, Any]:
+            client = Client(clients[(n + 1) % 2].base)  # asked of the other server
+            deadline = time.monotonic() + 30
+            while True:
+                ticket = client.call("GET", "/v1/me/pool", people[n]["key"]).json()
+                if ticket["status"] != "forming" or time.monotonic() > deadline:
+                    return ticket
+                time.sleep(0.2)
+
+        with ThreadPoolExecutor(32) as pool:
+            tickets = list(pool.map(settled, range(200)))
+        matches = {t["match"]: one.match(t["match"]) for t in tickets if t["match"]}
+    assert {t["status"] for t in tickets} <= {"matched", "waiting"}
+    ids = {people[n]["id"]: t for n, t in enumerate(tickets)}
+    seated = Counter(seat["account"] for match in matches.values() for seat in match["seats"])
+    assert seated and max(seated.values()) == 1  # nobody in two matches
+    assert set(seated) == {a for a, t in ids.items() if t["status"] == "matched"}
+    for match_id, match in matches.items():
+        assert match["status"] == "running" and match["rated"]
+        for seat in match["seats"]:  # each seat's ticket names this match and seat
+            assert (ids[seat["account"]]["match"], ids[seat["account"]]["seat"]) == (
+                match_id, seat["seat"])
+    # Everyone fits everyone: at most a pool's player count minus one is left waiting.
+    waiting = Counter(t["pool"] for t in tickets if t["status"] == "waiting")
+    sizes = {t["pool"]: t["players"] for t in tickets}
+    assert len(sizes) == 3 and all(waiting[p] < sizes[p] for p in sizes), waiting
+    store = redis.Redis.from_url(redis_url, decode_responses=True)
+    for pool_id in sizes:  # no match formed and left uncreated
+        assert store.hlen(f"evo:pool:{{{pool_id}}}:pending") == 0
+
+
+def test_a_bot_fills_the_seat_after_the_wait_and_the_worker_plays_it(
+        redis_url: str, worker: Worker, tmp_path: Path) -> None:
+    env = {**stack_env(redis_url), "POOL_BOT_FILL_SECONDS": "2"}
+    with running_api(env, tmp_path, workers=1) as url, Client(url) as client:
+        person = client.call("POST", "/v1/accounts", json={"name": f"fill-{time.time_ns()}"}
+                             ).json()
+        key = person["key"]
+        joined = client.call("POST", "/v1/me/pool", key, json={
+            "game": "savanna", "players": 2, "bot_fill": "easy"}).json()
+        assert joined["status"] == "waiting"
+        started = time.monotonic()
+        ticket = joined
+        while ticket["status"] == "waiting":
+            assert time.monotonic() - started < 30, ticket
+            ticket = client.call("GET", "/v1/me/pool", key, params={"wait": 5}).json()
+        assert ticket["status"] == "matched"
+        assert time.monotonic() - started >= 1.5  # not before the bot-fill wait
+        match = client.match(ticket["match"])
+        assert [s["kind"] for s in match["seats"]] == ["account", "bot"]
+        assert match["seats"][1]["bot"]["level"] == "easy" and match["rated"]
+        rng = random.Random(3)
+        deadline = time.monotonic() + 120
+        while client.match(match["id"])["status"] == "running":
+            assert time.monotonic() < deadline, "the match never ended"
+            turns = client.call("GET", "/v1/me/turns", key, params={"wait": 5}).json()["turns"]
+            for turn in turns:
+                client.call("POST", f"/v1/matches/{turn['match']}/moves", key, json={
+                    "version": turn["version"], "move_id": rng.choice(turn["moves"])["id"]})
+        ended = client.match(match["id"])
+        assert ended["status"] == "finished"
+        # The bot played (the worker): it has moves in the match's log.
+        log = client.call("GET", f"/v1/matches/{match['id']}/events").json()["events"]
+        assert any(entry.get("seat") == 1 for entry in log), log[:3]
