@@ -88,21 +88,39 @@ local function form(group, bots, level)
   redis.call('HSET', pending, mid, entry)
   new[mid], changed = true, true
 end
+-- By rating, so each ticket's nearest are its neighbours: a pass costs about the tickets
+-- within each one's window, not a sort of the whole pool per ticket.
+local byr = {}
+for i, e in ipairs(free) do byr[i] = e end
+table.sort(byr, function(x, y)
+  if x.r ~= y.r then return x.r < y.r end
+  return x.t.joined < y.t.joined
+end)
+for i, e in ipairs(byr) do e.pos = i end
 for _, a in ipairs(free) do
   if not used[a.id] then
-    local cands = {}
-    for _, b in ipairs(free) do
-      if b.id ~= a.id and not used[b.id] then table.insert(cands, b) end
-    end
-    table.sort(cands, function(x, y)
-      local dx, dy = math.abs(x.r - a.r), math.abs(y.r - a.r)
-      if dx ~= dy then return dx < dy end
-      return x.t.joined < y.t.joined
-    end)
     local group, lo, hi, minw = {a}, a.r, a.r, a.w
     local botted = {a}
-    for _, c in ipairs(cands) do
-      if #group == n then break end
+    local left, right = a.pos - 1, a.pos + 1
+    while #group < n do
+      while left >= 1 and used[byr[left].id] do left = left - 1 end
+      while right <= #byr and used[byr[right].id] do right = right + 1 end
+      local c
+      if left >= 1 and right <= #byr then
+        local dl, dr = a.r - byr[left].r, byr[right].r - a.r
+        if dl < dr or (dl == dr and byr[left].t.joined <= byr[right].t.joined) then
+          c, left = byr[left], left - 1
+        else
+          c, right = byr[right], right + 1
+        end
+      elseif left >= 1 then
+        c, left = byr[left], left - 1
+      elseif right <= #byr then
+        c, right = byr[right], right + 1
+      else
+        break
+      end
+      if math.abs(c.r - a.r) > a.w then break end  -- the nearest left no longer fit a
       local nlo, nhi, nw = math.min(lo, c.r), math.max(hi, c.r), math.min(minw, c.w)
       if nhi - nlo <= nw then
         table.insert(group, c)
