@@ -73,9 +73,11 @@ def test_two_accounts_join_and_are_matched(client: FlaskClient) -> None:
     status, _ = call(client, "DELETE", "/v1/me/pool", ada)
     assert status == 409
     # The account learns it as any new seat: its turns list the match when it owes a move.
-    assert answers[0]["seat"] in match["to_move"]  # the oldest ticket has seat 0: it starts
-    turns = client.get("/v1/me/turns", headers=ada).get_json()["turns"]
-    assert [turn["match"] for turn in turns] == [second["match"]]
+    keys = {answers[0]["seat"]: ada, second["seat"]: bob}
+    for seat, key in keys.items():
+        turns = client.get("/v1/me/turns", headers=key).get_json()["turns"]
+        owed = [turn["match"] for turn in turns]
+        assert owed == ([second["match"]] if seat in match["to_move"] else []), (seat, owed)
 
 
 def test_one_pool_at_a_time_leave_and_refusals(client: FlaskClient) -> None:
