@@ -81,7 +81,7 @@ def build(settings: Settings) -> Services:
                             probe=lambda: connect(settings.redis_url,
                                                   settings.redis_cluster_nodes,
                                                   max_connections=50, timeout=PROBE_TIMEOUT))
-    pools = PoolService(PoolStore(client), matches, RatingStore(client), PoolSettings(
+    pools = PoolService(PoolStore(client), matches, RatingStore(client).ratings, PoolSettings(
         settings.pool_window, settings.pool_widen_per_second, settings.pool_max_window,
         settings.pool_bot_fill_seconds, settings.pool_idle_seconds))
     return Services(matches, accounts, invitations, tournaments, monitoring, RateLimiter(client),

@@ -15,6 +15,7 @@ import json
 import logging
 import secrets
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,9 +25,12 @@ from shared.games import get_game
 from shared.matches.service import MatchService
 from shared.pools.store import MatchRules, PoolStore
 from shared.ratings.model import MODEL
-from shared.ratings.store import RatingStore
 
 log = logging.getLogger(__name__)
+
+#: Ratings of players in a game: (game, player keys) -> key -> ``{mu, sigma, ...}`` (the
+#: rating store's read, handed over by the composition root: ratings have no service).
+RatingsOf = Callable[[str, Sequence[str]], dict[str, dict[str, Any]]]
 
 #: A claim on another pool younger than this may belong to a join still under way there.
 CLAIM_GRACE_SECONDS = 10.0
@@ -52,11 +56,11 @@ def pool_id(game: str, players: int, options: dict[str, Any]) -> str:
 
 
 class PoolService:
-    def __init__(self, store: PoolStore, matches: MatchService, ratings: RatingStore,
+    def __init__(self, store: PoolStore, matches: MatchService, ratings_of: RatingsOf,
                  settings: PoolSettings | None = None) -> None:
         self.store = store
         self.matches = matches
-        self.ratings = ratings
+        self.ratings_of = ratings_of
         self.settings = settings or PoolSettings()
 
     # -- pools ------------------------------------------------------------------------------
@@ -103,7 +107,7 @@ class PoolService:
         self._claim(account_id, pool)
         self.store.describe(pool, meta)
         key = f"account:{account_id}"
-        found = self.ratings.ratings(meta["game"], [key]).get(key)
+        found = self.ratings_of(meta["game"], [key]).get(key)
         rating = float(found["mu"]) if found else float(MODEL.rating().mu)
         new, _ = self.store.join(pool, account_id, rating, bot_level or "", time.time())
         self.run(pool, meta)

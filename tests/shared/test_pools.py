@@ -34,7 +34,7 @@ def store(store_client: RedisClient) -> PoolStore:
 def pools(store_client: RedisClient) -> tuple[PoolService, AccountService]:
     matches = MatchService(MatchStore(store_client), Recorder())
     accounts = AccountService(matches.accounts, matches, parse_networks("127.0.0.0/8"))
-    service = PoolService(PoolStore(store_client), matches, RatingStore(store_client),
+    service = PoolService(PoolStore(store_client), matches, RatingStore(store_client).ratings,
                           PoolSettings(window=2.0, widen_per_second=0.0, max_window=2.0,
                                        bot_fill_seconds=0.0, idle_seconds=90.0))
     return service, accounts
