@@ -138,10 +138,12 @@ class PoolService:
     def status(self, account_id: str, wait: float = 0.0) -> dict[str, Any]:
         """The account's ticket; with ``wait``, held until it changes (or ``wait`` passes)."""
         pool, found = self._ticket(account_id)
-        if wait > 0 and found[0]["status"] == "waiting":
+        if wait > 0 and (found[0]["status"] == "waiting" or found[1]):
             meta = self.store.meta(pool)
             if meta is not None:
-                self.run(pool, meta)  # a poll drives matching too (the worker's sweep widens)
+                # A poll drives matching too (the worker's sweep widens the windows), and the
+                # creation of a match formed by a process that died before creating it.
+                self.run(pool, meta)
 
             def read() -> str:  # a match being created is not news yet: wait for it
                 now = self.store.touch(pool, account_id, time.time())

@@ -5,7 +5,10 @@ real worker plays to the end of a rated match."""
 
 from __future__ import annotations
 
+import os
 import random
+import signal
+import threading
 import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
@@ -13,7 +16,10 @@ from pathlib import Path
 from typing import Any
 
 import redis
+import requests
 
+from scripts.localredis import free_port
+from scripts.stack import start_api, wait_healthy
 from tests.integration.conftest import Client, Worker, running_api, stack_env
 
 #: Where each of the 200 goes: the two Darwinning! spellings are one pool (the options are
@@ -108,3 +114,80 @@ def test_a_bot_fills_the_seat_after_the_wait_and_the_worker_plays_it(
         # The bot played (the worker): it has moves in the match's log.
         log = client.call("GET", f"/v1/matches/{match['id']}/events").json()["events"]
         assert any(entry.get("seat") == 1 for entry in log), log[:3]
+
+
+def test_a_server_killed_mid_flood_loses_nobody_who_was_answered(
+        redis_url: str, tmp_path: Path) -> None:
+    """One of two servers is SIGKILLed (master and workers at once) while people join through
+    both. Everyone the dead server answered, and everyone the live one did, ends in exactly
+    one match or still waiting: the live server's passes (a long-poll starts one) create what
+    the dead one formed and left (a formed match's forced creation is in
+    tests/shared/test_pools.py, which stops a node exactly between the two steps)."""
+    env = {**stack_env(redis_url), "POOL_WINDOW": "50"}
+    port = free_port()
+    with open(tmp_path / "victim.log", "wb") as log:
+        victim = start_api(env, f"127.0.0.1:{port}", log, workers=2, own_session=True)
+        doomed = f"http://127.0.0.1:{port}"
+        try:
+            wait_healthy(doomed, victim)
+            with running_api(env, tmp_path) as alive, Client(alive) as client:
+                people = [client.call("POST", "/v1/accounts", json={
+                    "name": f"kill-{n}-{time.time_ns()}"}).json() for n in range(120)]
+                sent_to_victim = threading.Semaphore(0)
+
+                def join(n: int) -> int | None:
+                    base = doomed if n % 2 else alive
+                    if n % 2:
+                        sent_to_victim.release()
+                    try:
+                        return Client(base).call("POST", "/v1/me/pool", people[n]["key"],
+                                                 json=CHOICES[n % 4]).status_code
+                    except requests.ConnectionError:
+                        return None  # the server died before answering
+
+                def kill() -> None:
+                    for _ in range(20):  # once 20 joins went to the victim
+                        sent_to_victim.acquire()
+                    os.killpg(victim.pid, signal.SIGKILL)
+
+                killer = threading.Thread(target=kill)
+                killer.start()
+                with ThreadPoolExecutor(32) as pool:
+                    answered = list(pool.map(join, range(120)))
+                killer.join()
+                victim.wait(timeout=10)
+
+                def settled(n: int) -> dict[str, Any] | None:
+                    http = Client(alive)
+                    deadline = time.monotonic() + 40
+                    while True:
+                        response = http.call("GET", "/v1/me/pool", people[n]["key"],
+                                             params={"wait": 1})
+                        if response.status_code == 404:
+                            return None
+                        ticket = response.json()
+                        if ticket["status"] != "forming" or time.monotonic() > deadline:
+                            return dict(ticket)
+                        time.sleep(0.5)
+
+                with ThreadPoolExecutor(32) as pool:
+                    tickets = list(pool.map(settled, range(120)))
+                matches = {t["match"]: client.match(t["match"]) for t in tickets
+                           if t and t["match"]}
+        finally:
+            if victim.poll() is None:
+                os.killpg(victim.pid, signal.SIGKILL)
+                victim.wait(timeout=10)
+    assert None in answered or 201 in answered[1::2], "the victim died too late or too soon"
+    for n, (status, ticket) in enumerate(zip(answered, tickets, strict=True)):
+        if status == 201:  # answered: it must be somewhere
+            assert ticket is not None and ticket["status"] in ("matched", "waiting"), (n, ticket)
+        else:  # unanswered: in the pool (the script ran) or never there
+            assert ticket is None or ticket["status"] in ("matched", "waiting"), (n, ticket)
+    seated = Counter(seat["account"] for match in matches.values() for seat in match["seats"])
+    assert seated and max(seated.values()) == 1
+    assert set(seated) == {people[n]["id"] for n, t in enumerate(tickets)
+                           if t and t["status"] == "matched"}
+    store = redis.Redis.from_url(redis_url, decode_responses=True)
+    for pool_id in {t["pool"] for t in tickets if t}:
+        assert store.hlen(f"evo:pool:{{{pool_id}}}:pending") == 0

@@ -178,3 +178,12 @@ def test_a_formed_match_a_dead_node_left_is_created_by_the_next_pass(
     ticket = service.status(b["id"])
     assert ticket["status"] == "matched" and ticket["match"] == entry["id"]
     assert service.matches.load(entry["id"]).status == "running"
+    # With no worker, the long-poll of a ticket left forming creates its match too.
+    d, _ = accounts.create("di", None)
+    e, _ = accounts.create("ed", None)
+    for who in (d, e):
+        service.store.claim(who["id"], pool)
+        service.store.join(pool, who["id"], 25.0, "", time.time() - 10)
+    [entry] = service.store.match(pool, service._rules(2), "deaddeadbeef", time.time() - 6)
+    ticket = service.status(d["id"], wait=1)
+    assert ticket["status"] == "matched" and ticket["match"] == entry["id"]
