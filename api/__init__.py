@@ -27,6 +27,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.extensions["evo.bot_cap"] = built.bot_cap
     app.extensions["evo.replays"] = built.replays
     app.extensions["evo.notifications"] = built.notifications
+    app.extensions["evo.pools"] = built.pools
 
     from api import (
         accounts,
@@ -42,6 +43,7 @@ def create_app(settings: Settings | None = None) -> Flask:
         metrics,
         notifications,
         pages,
+        pools,
         ratings,
         replays,
         tournaments,
@@ -54,7 +56,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     guards.register(app)
     web.register(app)
     for module in (health, docs, pages, games, matches, accounts, me, invitations,
-                   tournaments, ratings, replays, notifications):
+                   tournaments, ratings, replays, notifications, pools):
         app.register_blueprint(module.bp)
     app.register_blueprint(docs.try_it)
     if settings.proxy_hops > 0:

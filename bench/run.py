@@ -6,8 +6,8 @@ queue overhead of a bot reply, the move-shape check's cost per move, the searche
 bot-only draft, the bots' answer times (plain sources against the compiled build) through the
 real service and
 tournament throughput (one and two workers) with the reply latency while a tournament runs,
-the API under load against a bare Flask+Redis baseline, and the notification delivery latency
-from a commit to an account's webhook.
+the API under load against a bare Flask+Redis baseline, the notification delivery latency
+from a commit to an account's webhook, and quick play's time to match and matching throughput.
 Bot strength is slow and has its own target (``make bench-strength``).
 """
 
@@ -39,6 +39,8 @@ BENCHES = [
      "evolution", "evolution-ns"],
     ["bench.bench_compact", "--think", "1", "--hz", "2"],
     ["bench.bench_notify", "--samples", "200"],
+    # Quick play: time to match at a steady join rate, and one pool's matching throughput.
+    ["bench.bench_pools", "--rate", "10", "--seconds", "20", "--json", "bench/results/pools.jsonl"],
 ]
 
 

@@ -35,6 +35,8 @@ from shared.matches.store import MatchStore
 from shared.notifications.delivery import DeliveryPolicy
 from shared.notifications.service import NotificationService
 from shared.notifications.store import NotificationStore
+from shared.pools.service import PoolService, PoolSettings
+from shared.pools.store import PoolStore
 from shared.ratings.store import RatingStore
 from shared.replays.service import ReplayService
 from shared.replays.store import AnalysisStore
@@ -54,6 +56,7 @@ class Services:
     bot_cap: BotWorkCap  # the bot seats one address may have in live matches
     replays: ReplayService  # replays and analyses of finished matches
     notifications: NotificationService  # an account's notifications (stream and webhook)
+    pools: PoolService  # quick play
 
 
 def build(settings: Settings) -> Services:
@@ -97,8 +100,11 @@ def build(settings: Settings) -> Services:
         matches, AnalysisStore(client, settings.log_ttl),
         lambda match_id, seat: send_analysis(settings.broker_url, match_id, seat),
         SearchBudget(settings.analysis_simulations, settings.analysis_seconds))
+    pools = PoolService(PoolStore(client), matches, RatingStore(client).ratings, PoolSettings(
+        settings.pool_window, settings.pool_widen_per_second, settings.pool_max_window,
+        settings.pool_bot_fill_seconds, settings.pool_idle_seconds))
     return Services(matches, accounts, invitations, tournaments, monitoring, RateLimiter(client),
-                    BotWorkCap(store), replays, notifications)
+                    BotWorkCap(store), replays, notifications, pools)
 
 
 def _inviting(store: AccountStore, notifications: NotificationService

@@ -24,6 +24,7 @@ from shared.infra.queue import (
     MATCH_FINISHED_TASK,
     NOTIFY_SWEEP_TASK,
     NOTIFY_TASK,
+    POOL_SWEEP_TASK,
     SWEEP_TASK,
     TOURNAMENT_SWEEP_TASK,
     TOURNAMENT_TICK_TASK,
@@ -81,6 +82,13 @@ def sweep_bot_turns() -> int:
 def sweep_deadlines() -> int:
     _services().monitoring.stats.count("sweeps_deadlines")
     return deadlines.sweep(_services().matches, settings.waiting_expire_seconds)
+
+
+@app.task(name=POOL_SWEEP_TASK, ignore_result=True)
+def sweep_pools() -> int:
+    """A matching pass over every quick-play pool: windows widen and bots fill seats while
+    nobody polls, and matches a dead API process formed are created."""
+    return _services().pools.sweep()
 
 
 @app.task(name=MATCH_FINISHED_TASK, acks_late=True, reject_on_worker_lost=True, **STORE_RETRY)

@@ -86,6 +86,14 @@ class Settings:
     notify_max_attempts: int = 9
     notify_timeout_seconds: float = 10.0
     notify_keep: int = 1000
+    # Quick-play pools (shared.pools): the rating window (OpenSkill mu) two people must be
+    # within, its widening a second of waiting and its cap; the wait before a person who
+    # chose it gets bots in the empty seats; a waiting ticket nobody polls this long is dropped.
+    pool_window: float = 2.0
+    pool_widen_per_second: float = 0.25
+    pool_max_window: float = 12.5
+    pool_bot_fill_seconds: float = 30.0
+    pool_idle_seconds: float = 90.0
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -143,4 +151,9 @@ class Settings:
             notify_max_attempts=int(os.environ.get("NOTIFY_MAX_ATTEMPTS", 9)),
             notify_timeout_seconds=float(os.environ.get("NOTIFY_TIMEOUT_SECONDS", 10.0)),
             notify_keep=int(os.environ.get("NOTIFY_KEEP", 1000)),
+            pool_window=float(os.environ.get("POOL_WINDOW", 2.0)),
+            pool_widen_per_second=float(os.environ.get("POOL_WIDEN_PER_SECOND", 0.25)),
+            pool_max_window=float(os.environ.get("POOL_MAX_WINDOW", 12.5)),
+            pool_bot_fill_seconds=float(os.environ.get("POOL_BOT_FILL_SECONDS", 30.0)),
+            pool_idle_seconds=float(os.environ.get("POOL_IDLE_SECONDS", 90.0)),
         )

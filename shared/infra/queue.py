@@ -26,6 +26,7 @@ DEADLINE_SWEEP_TASK = "evo.sweep_deadlines"
 ANALYSIS_TASK = "evo.analyse_match"
 NOTIFY_TASK = "evo.deliver_notification"
 NOTIFY_SWEEP_TASK = "evo.sweep_notifications"
+POOL_SWEEP_TASK = "evo.sweep_pools"
 AMQP_SCHEMES = ("amqp://", "amqps://", "pyamqp://")
 
 

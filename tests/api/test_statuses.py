@@ -88,6 +88,7 @@ BODIES: dict[tuple[str, str], Any] = {
         {"bot": {"kind": "random"}}, {"bot": {"kind": "random"}}]},
     ("post", "/v1/me/keys"): {"name": "second"},
     ("patch", "/v1/me"): {"name": "Renamed"},
+    ("post", "/v1/me/pool"): {"game": "savanna", "players": 2},
 }
 
 
