@@ -38,6 +38,7 @@ def create_app(settings: Settings | None = None) -> Flask:
         me,
         metrics,
         pages,
+        people,
         ratings,
         tournaments,
         web,
@@ -48,7 +49,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     guards.register(app)
     web.register(app)
     for module in (health, docs, pages, games, matches, accounts, me, invitations,
-                   tournaments, ratings):
+                   tournaments, ratings, people):
         app.register_blueprint(module.bp)
     app.register_blueprint(docs.try_it)
     if settings.proxy_hops > 0:

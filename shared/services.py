@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from shared.accounts.invitations import InvitationService
 from shared.accounts.service import AccountService, parse_networks
+from shared.accounts.sessions import SessionService
 from shared.accounts.store import AccountStore
 from shared.infra.config import Settings
 from shared.infra.monitoring import PROBE_TIMEOUT, Monitoring
@@ -57,7 +58,10 @@ def build(settings: Settings) -> Services:
                            on_finish=make_sender(settings.broker_url, MATCH_FINISHED_TASK),
                            stats=stats, accounts=account_store,
                            invitation_ttl=settings.invitation_seconds)
-    accounts = AccountService(account_store, matches, parse_networks(settings.webhook_allow))
+    sessions = SessionService(account_store, settings.person_access_seconds,
+                              settings.person_refresh_days * 86400)
+    accounts = AccountService(account_store, matches, parse_networks(settings.webhook_allow),
+                              sessions)
     limits = TournamentLimits(settings.tournaments_per_client, settings.max_tournament_search,
                               settings.max_tournament_simulations)
     tournaments = TournamentService(matches, TournamentStore(client, settings.tournament_ttl),

@@ -70,6 +70,12 @@ class Settings:
     # Days an account is kept after its last use (a request with one of its keys, a new seat);
     # 0 keeps accounts for ever.
     account_retention_days: float = 365.0
+    # People's sessions (shared.accounts.sessions): an access token's seconds, a refresh
+    # token's days; sign-in attempts a minute per name and per client address (0: no limit).
+    person_access_seconds: float = 900.0
+    person_refresh_days: float = 30.0
+    signins_per_name_per_minute: int = 5
+    signins_per_address_per_minute: int = 30
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -119,4 +125,9 @@ class Settings:
             max_tournament_simulations=int(os.environ.get("MAX_TOURNAMENT_SIMULATIONS",
                                                           100_000_000)),
             account_retention_days=float(os.environ.get("ACCOUNT_RETENTION_DAYS", 365.0)),
+            person_access_seconds=float(os.environ.get("PERSON_ACCESS_SECONDS", 900.0)),
+            person_refresh_days=float(os.environ.get("PERSON_REFRESH_DAYS", 30.0)),
+            signins_per_name_per_minute=int(os.environ.get("SIGNINS_PER_NAME_PER_MINUTE", 5)),
+            signins_per_address_per_minute=int(os.environ.get("SIGNINS_PER_ADDRESS_PER_MINUTE",
+                                                              30)),
         )
