@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from typing import Any
 
 from shared.accounts.store import AccountStore
 
@@ -153,16 +154,19 @@ class SessionStore:
             self.redis.srem(self._families(account_id), *families)
         return live
 
-    def sessions(self, account_id: str) -> list[dict[str, float | str]]:
+    def sessions(self, account_id: str) -> list[dict[str, Any]]:
         """The account's live sessions: id, started, last refreshed (two round trips)."""
         families = sorted(self.redis.smembers(self._families(account_id)))
         with self.redis.pipeline(transaction=False) as pipe:
             for family in families:
-                pipe.hmget(self._family(account_id, family), "created_at", "refreshed_at")
+                pipe.hget(self._family(account_id, family), "created_at")
+                pipe.hget(self._family(account_id, family), "refreshed_at")
             found = pipe.execute()
-        rows = [{"id": family, "created_at": float(created), "refreshed_at": float(refreshed)}
-                for family, (created, refreshed) in zip(families, found, strict=True)
-                if created is not None]
+        rows: list[dict[str, Any]] = [
+            {"id": family, "created_at": float(created), "refreshed_at": float(refreshed)}
+            for family, created, refreshed in zip(families, found[::2], found[1::2],
+                                                  strict=True)
+            if created is not None and refreshed is not None]
         return sorted(rows, key=lambda row: (row["created_at"], row["id"]))
 
     def revoke_access(self, hashes: Sequence[str]) -> None:

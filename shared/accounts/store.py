@@ -329,7 +329,7 @@ class AccountStore:
             # (refused as unknown), expiring as the account would: never a live key.
             pipe.hset(self._key_entry(key_hash), mapping={"used": now, "renewed": now})
             if expires is not None:
-                pipe.expireat(self._key_entry(key_hash), int(expires) + 1)
+                pipe.expire(self._key_entry(key_hash), _seconds_until(expires))
             else:
                 self._expire(pipe, self._key_entry(key_hash))
             self._expire(pipe, self._key(account_id),
@@ -364,7 +364,7 @@ class AccountStore:
         pipe.hset(self._key_entry(access_hash), mapping={
             "account": account_id, "family": family, "created_at": now, "renewed": now,
             "expires": expires, "holds": holds})
-        pipe.expireat(self._key_entry(access_hash), int(expires) + 1)
+        pipe.expire(self._key_entry(access_hash), _seconds_until(expires))
 
     def queue_access_revocation(self, pipe: Commands, access_hash: str) -> None:
         pipe.delete(self._key_entry(access_hash))
@@ -514,3 +514,8 @@ class AccountStore:
         if secret is not None:
             return str(secret)
         return str(self._secret_if_exists(keys=[self._key(account_id)], args=[new]))
+
+
+def _seconds_until(when: float) -> int:
+    """Whole seconds from now until ``when`` (at least 1), for an ``EXPIRE``."""
+    return max(1, int(when - time.time()) + 1)

@@ -13,6 +13,7 @@ _SEAT_FIELDS = ("seat", "kind", "name", "account", "joined", "invited")
 
 def summary(found: MatchRecord | dict[str, Any], account_id: str) -> dict[str, Any]:
     """``found`` (a live record, or the form kept after the end) for ``account_id``."""
+    match: dict[str, Any]
     if isinstance(found, MatchRecord):
         match = {"id": found.id, "game": found.game, "status": str(found.status),
                  "seats": found.seats, "to_move": list(found.to_move),
