@@ -269,3 +269,20 @@ def test_my_matches_lists_live_and_finished_ones(client: FlaskClient) -> None:
     assert [m["id"] for m in rest["finished"]] == declined[:1]
     assert rest["next"] is None
     assert client.get("/v1/me/matches").status_code == 401
+
+
+def test_an_unknown_name_takes_as_long_as_a_wrong_password(client: FlaskClient) -> None:
+    """Every sign-in verifies an Argon2 hash (a dummy one for a name no person holds), so
+    its time does not tell whether the name exists (medians of five against each other)."""
+    name = sign_up(client)["account"]["name"]
+
+    def median(who: str) -> float:
+        took = []
+        for _ in range(5):
+            started = time.perf_counter()
+            assert sign_in(client, who, "wrong password").status_code == 401
+            took.append(time.perf_counter() - started)
+        return sorted(took)[2]
+
+    known, unknown = median(name), median(fresh("Nobody"))
+    assert unknown > 0.5 * known, (unknown, known)
