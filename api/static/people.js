@@ -63,6 +63,27 @@ const People = {
     }
   },
 
+  // The person's seats per match, so the match page sends the access token for them.
+  seatsIn(matchId) {
+    try {
+      return JSON.parse(localStorage.getItem(`evo:person-seats:${matchId}`) || "[]");
+    } catch {
+      return [];
+    }
+  },
+
+  keepSeats(matchId, seats) {
+    localStorage.setItem(`evo:person-seats:${matchId}`, JSON.stringify(seats));
+  },
+
+  // A match whose account seats are the person's: created with its access token.
+  async createMatch(body) {
+    const match = await People.call("POST", "/v1/matches", { body });
+    const id = People.session().account.id;
+    People.keepSeats(match.id, match.seats.filter((s) => s.account === id).map((s) => s.seat));
+    return match;
+  },
+
   async enter(path) {
     const error = document.getElementById("person-error");
     error.hidden = true;
@@ -132,6 +153,7 @@ const People = {
     const body = document.querySelector("#my-matches tbody");
     if (!body || !People.session()) return;
     const mine = await People.call("GET", "/v1/me/matches?limit=10");
+    for (const match of mine.live) People.keepSeats(match.id, match.your_seats);
     const rows = [...mine.live, ...mine.finished].map((match) => Arena.el("tr", {
       class: match.your_turn ? "my-match your-turn" : "my-match", dataset: { match: match.id } },
     Arena.el("td", {}, Arena.title(match.game)),
@@ -161,6 +183,16 @@ const People = {
     People.draw();
     setInterval(() => People.listMatches().catch(() => {}), 3000);
   },
+};
+
+// The match page asks Arena.tokens for a seat's credential: for the person's own seats it is
+// the current access token (refreshed here), whatever was kept before.
+const keptSeatTokens = Arena.tokens;
+Arena.tokens = (matchId) => {
+  const all = keptSeatTokens(matchId);
+  const kept = People.session();
+  if (kept) for (const seat of People.seatsIn(matchId)) all[seat] = kept.access_token;
+  return all;
 };
 
 People.start();

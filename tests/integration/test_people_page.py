@@ -72,11 +72,26 @@ def test_two_people_sign_in_and_see_their_match(browser: Browser, api_url: str) 
             expect(row).to_be_visible(timeout=10_000)
             expect(row.locator(".turn")).to_contain_text(
                 "your turn" if name == mover else f"{mover} to move")
+        # The one to move opens the match from the list and plays with its access token.
+        mover_page = pages[[ada, bob].index(mover)]
+        mover_page.click(f"tr.my-match[data-match='{created['id']}'] a")
+        mover_page.wait_for_url(f"{api_url}/play/{created['id']}")
+        offered = mover_page.locator("#moves-card:not([hidden]) button.move:not([disabled])")
+        expect(offered.first).to_be_visible(timeout=20_000)
+        with mover_page.expect_response(
+                lambda r: r.request.method == "POST" and r.url.endswith("/moves")) as posted:
+            offered.first.click()
+        assert posted.value.status == 200
+        assert posted.value.request.headers["authorization"].startswith("Bearer eva_")
+        with Client(api_url) as client:
+            assert client.match(created["id"])["version"] > match["version"]
         # The access token is refreshed before it expires: the page's timer did it already
         # if the server's tokens are short; here we call it as the timer would.
+        pages[0].goto(f"{api_url}/")  # the session outlives the page
         renewed = pages[0].evaluate("People.refresh().then(k => k.access_token)")
         assert renewed != first["access_token"]
         expect(pages[0].locator("tr.my-match")).to_have_count(1)
+        expect(pages[0].locator("#signed-in-as")).to_contain_text(ada)
     finally:
         for context in contexts:
             context.close()
