@@ -286,3 +286,18 @@ def test_an_unknown_name_takes_as_long_as_a_wrong_password(client: FlaskClient) 
 
     known, unknown = median(name), median(fresh("Nobody"))
     assert unknown > 0.5 * known, (unknown, known)
+
+
+def test_deleting_a_person_ends_its_sessions_and_frees_its_name(client: FlaskClient) -> None:
+    person = sign_up(client)
+    name = person["account"]["name"]
+    other = sign_in(client, name).get_json()
+    assert client.delete("/v1/me", headers=bearer(person["access_token"])).status_code == 204
+    for pair in (person, other):
+        # /v1/me/turns reads no account data: only the token's own entry refuses it.
+        assert client.get("/v1/me/turns", headers=bearer(pair["access_token"])
+                          ).status_code == 401
+        assert client.post("/v1/sessions/refresh", json={
+            "refresh_token": pair["refresh_token"]}).status_code == 401
+    assert sign_in(client, name).status_code == 401
+    assert sign_up(client, name)["account"]["id"] != person["account"]["id"]
