@@ -88,8 +88,16 @@ def test_two_people_sign_in_and_see_their_match(browser: Browser, api_url: str) 
         # The access token is refreshed before it expires: the page's timer did it already
         # if the server's tokens are short; here we call it as the timer would.
         pages[0].goto(f"{api_url}/")  # the session outlives the page
-        renewed = pages[0].evaluate("People.refresh().then(k => k.access_token)")
-        assert renewed != first["access_token"]
+        # Two refreshes at once (two tabs, or a timer and a 401): one spends the refresh
+        # token, the other finds the new pair; the session is not taken for a stolen one.
+        renewed = pages[0].evaluate("""async () => {
+            const stale = People.session().access_token;
+            const both = await Promise.all([People.refresh(stale), People.refresh(stale)]);
+            return both.map((kept) => kept.access_token);
+        }""")
+        assert renewed[0] == renewed[1] != first["access_token"]
+        with Client(api_url) as client:
+            assert client.call("GET", "/v1/me", renewed[0]).status_code == 200
         expect(pages[0].locator("tr.my-match")).to_have_count(1)
         expect(pages[0].locator("#signed-in-as")).to_contain_text(ada)
     finally:
