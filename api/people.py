@@ -116,7 +116,7 @@ def sign_out_everywhere() -> Response:
     return Response(status=204)
 
 
-@bp.put("/me/password")
+@bp.post("/me/password")
 def change_password() -> dict[str, Any]:
     """A new password: every session ends; the answer holds a new session's tokens."""
     account = accounts().authenticate(bearer_token())

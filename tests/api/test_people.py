@@ -195,12 +195,12 @@ def test_a_password_change_ends_every_session(client: FlaskClient) -> None:
     person = sign_up(client)
     name, token = person["account"]["name"], person["access_token"]
     other = sign_in(client, name).get_json()
-    wrong = client.put("/v1/me/password", headers=bearer(token), json={
+    wrong = client.post("/v1/me/password", headers=bearer(token), json={
         "current_password": "not it at all", "new_password": "a new one, longer"})
-    assert check(wrong, "/v1/me/password", "PUT", 401)
-    changed = client.put("/v1/me/password", headers=bearer(token), json={
+    assert check(wrong, "/v1/me/password", "POST", 401)
+    changed = client.post("/v1/me/password", headers=bearer(token), json={
         "current_password": PASSWORD, "new_password": "a new one, longer"})
-    pair = check(changed, "/v1/me/password", "PUT")
+    pair = check(changed, "/v1/me/password", "POST")
     for old in (token, other["access_token"]):
         assert client.get("/v1/me", headers=bearer(old)).status_code == 401
     assert client.get("/v1/me", headers=bearer(pair["access_token"])).status_code == 200
