@@ -301,3 +301,13 @@ def test_deleting_a_person_ends_its_sessions_and_frees_its_name(client: FlaskCli
             "refresh_token": pair["refresh_token"]}).status_code == 401
     assert sign_in(client, name).status_code == 401
     assert sign_up(client, name)["account"]["id"] != person["account"]["id"]
+
+
+def test_a_person_mints_no_api_key(client: FlaskClient) -> None:
+    """A key would outlive sign-out everywhere and a password change (a thief's way in)."""
+    person = sign_up(client)
+    minted = client.post("/v1/me/keys", headers=bearer(person["access_token"]),
+                         json={"name": "forever"})
+    assert check(minted, "/v1/me/keys", "POST", 409)
+    assert client.get("/v1/me/keys", headers=bearer(person["access_token"])
+                      ).get_json() == {"keys": []}
