@@ -12,8 +12,10 @@
   (:mod:`shared.accounts.store`), with ``family`` and ``expires``: every lookup of a key
   finds them, so an access token acts wherever a key acts, on one code path.
 
-The account's keys share the hash tag ``{id}``: a family's rotation is one script on one
-slot of a cluster.
+A family's rotation and its end are each one script on the family's one key, so they are
+atomic on a Redis Cluster too; the token entries are written in pipelines that a cluster
+splits per slot (a crash between two writes leaves only keys that refuse every token or
+expire by themselves).
 """
 
 from __future__ import annotations
@@ -88,7 +90,7 @@ class SessionStore:
         """A new session family with its first pair of tokens (two round trips: the
         family's keys, then the tokens' entries, so a token never names a missing family)."""
         now = time.time()
-        with self.redis.pipeline(transaction=False) as pipe:  # the account's slot
+        with self.redis.pipeline(transaction=False) as pipe:
             pipe.hset(self._family(account_id, family), mapping={
                 "refresh": refresh_hash, "created_at": now, "refreshed_at": now,
                 f"at:{access_hash}": access_expires})
