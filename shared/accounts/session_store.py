@@ -109,6 +109,8 @@ class SessionStore:
             pipe.hset(self._refresh(refresh_hash),
                       mapping={"account": account_id, "family": family})
             pipe.expire(self._refresh(refresh_hash), self.refresh_ttl)
+            # The list of families lives as long as its longest-lived family could.
+            pipe.expire(self._families(account_id), self.refresh_ttl)
             pipe.execute()
 
     def refresh_entry(self, refresh_hash: str) -> tuple[str, str] | None:
