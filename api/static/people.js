@@ -32,23 +32,34 @@ const People = {
     clearTimeout(People.timer);
     const left = kept.expires_at * 1000 - Date.now();
     const early = Math.min(60000, kept.expires_in * 200);
-    People.timer = setTimeout(() => People.refresh().catch(() => {}), Math.max(0, left - early));
+    People.timer = setTimeout(() => People.refresh(kept.access_token).catch(() => {}),
+      Math.max(0, left - early));
   },
 
-  async refresh() {
-    const kept = People.session();
-    if (!kept) return null;
-    try {
-      const tokens = await Arena.api("POST", "/v1/sessions/refresh",
-        { body: { refresh_token: kept.refresh_token } });
-      return People.keep(tokens);
-    } catch (failure) {
-      if (failure.status === 401) {
-        People.forget();
-        People.draw();
+  // A new pair for the access token ``stale``. A refresh token is spent once and a spent one
+  // shown again ends the session, so tabs (and calls) must not refresh together: one at a
+  // time (a Web Lock across this browser's tabs), and none if another has renewed ``stale``.
+  async refresh(stale) {
+    const renew = async () => {
+      const kept = People.session();
+      if (!kept) return null;
+      if (stale && kept.access_token !== stale) {
+        People.schedule(kept);
+        return kept;
       }
-      throw failure;
-    }
+      try {
+        const tokens = await Arena.api("POST", "/v1/sessions/refresh",
+          { body: { refresh_token: kept.refresh_token } });
+        return People.keep(tokens);
+      } catch (failure) {
+        if (failure.status === 401) {
+          People.forget();
+          People.draw();
+        }
+        throw failure;
+      }
+    };
+    return navigator.locks ? navigator.locks.request("evo:person-refresh", renew) : renew();
   },
 
   // An API call as the person: a 401 (the token lapsed while the tab slept) refreshes once.
@@ -58,7 +69,7 @@ const People = {
       return await Arena.api(method, path, { ...options, token: kept.access_token });
     } catch (failure) {
       if (failure.status !== 401) throw failure;
-      const renewed = await People.refresh();
+      const renewed = await People.refresh(kept.access_token);
       return Arena.api(method, path, { ...options, token: renewed.access_token });
     }
   },
