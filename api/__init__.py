@@ -44,6 +44,7 @@ def create_app(settings: Settings | None = None) -> Flask:
         notifications,
         pages,
         pools,
+        people,
         ratings,
         replays,
         tournaments,
@@ -56,7 +57,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     guards.register(app)
     web.register(app)
     for module in (health, docs, pages, games, matches, accounts, me, invitations,
-                   tournaments, ratings, replays, notifications, pools):
+                   tournaments, ratings, replays, notifications, pools, people):
         app.register_blueprint(module.bp)
     app.register_blueprint(docs.try_it)
     if settings.proxy_hops > 0:

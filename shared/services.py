@@ -12,6 +12,7 @@ from typing import Any
 
 from shared.accounts.invitations import InvitationService
 from shared.accounts.service import AccountService, parse_networks
+from shared.accounts.sessions import SessionService
 from shared.accounts.store import AccountStore
 from shared.bots.signing import new_secret
 from shared.infra.config import Settings
@@ -74,7 +75,10 @@ def build(settings: Settings) -> Services:
                            stats=stats, accounts=account_store,
                            invitation_ttl=settings.invitation_seconds,
                            human_idle_seconds=settings.human_idle_seconds or None)
-    accounts = AccountService(account_store, matches, parse_networks(settings.webhook_allow))
+    sessions = SessionService(account_store, settings.person_access_seconds,
+                              settings.person_refresh_days * 86400)
+    accounts = AccountService(account_store, matches, parse_networks(settings.webhook_allow),
+                              sessions)
     notifications = _notifications(settings, client, accounts)
     limits = TournamentLimits(settings.tournaments_per_client, settings.max_tournament_search,
                               settings.max_tournament_simulations)

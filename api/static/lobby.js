@@ -14,6 +14,7 @@ const SEEDED_TITLE = Arena.t("The creator chose the seed: whoever knows it can f
 
 function seatSpec(value) {
   const [kind, botKind, level] = value.split(":");
+  if (kind === "account") return { kind, account: People.session().account.id };  // people.js
   if (kind !== "bot") return { kind };
   return { kind, bot: level ? { kind: botKind, level } : { kind: botKind } };
 }
@@ -30,7 +31,8 @@ function drawSeatKinds() {
   box.replaceChildren(Arena.el("legend", {}, Arena.t("Who plays each seat")));
   for (let seat = 0; seat < Number(seats.value); seat += 1) {
     const select = Arena.el("select", { name: `seat-${seat}`, "aria-label": Arena.t("Seat {seat}", { seat }) },
-      SEAT_KINDS.map(([value, label]) => Arena.el("option", { value }, label)));
+      [...(window.People && People.session() ? [["account", Arena.t("Me (signed in)")]] : []),
+        ...SEAT_KINDS].map(([value, label]) => Arena.el("option", { value }, label)));
     select.value = seat === 0 ? "human" : "bot:random";
     box.append(Arena.el("label", { class: "seat" }, `${Arena.t("Seat {seat}", { seat })} `, select));
   }
@@ -42,8 +44,9 @@ async function create(event) {
   error.hidden = true;
   const kinds = [...document.querySelectorAll("#seat-kinds select")].map((s) => s.value);
   try {
-    const match = await Arena.api("POST", "/v1/matches", { body: {
-      game: document.getElementById("game").value, seats: kinds.map(seatSpec) } });
+    const body = { game: document.getElementById("game").value, seats: kinds.map(seatSpec) };
+    const match = kinds.includes("account") ? await People.createMatch(body)
+      : await Arena.api("POST", "/v1/matches", { body });
     for (const { seat, token } of match.tokens) Arena.saveToken(match.id, seat, token);
     window.location.href = `/play/${match.id}`;
   } catch (failure) {

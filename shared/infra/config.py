@@ -94,6 +94,12 @@ class Settings:
     pool_max_window: float = 12.5
     pool_bot_fill_seconds: float = 30.0
     pool_idle_seconds: float = 90.0
+    # People's sessions (shared.accounts.sessions): an access token's seconds, a refresh
+    # token's days; sign-in attempts a minute per name and per client address (0: no limit).
+    person_access_seconds: float = 900.0
+    person_refresh_days: float = 30.0
+    signins_per_name_per_minute: int = 5
+    signins_per_address_per_minute: int = 30
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -156,4 +162,9 @@ class Settings:
             pool_max_window=float(os.environ.get("POOL_MAX_WINDOW", 12.5)),
             pool_bot_fill_seconds=float(os.environ.get("POOL_BOT_FILL_SECONDS", 30.0)),
             pool_idle_seconds=float(os.environ.get("POOL_IDLE_SECONDS", 90.0)),
+            person_access_seconds=float(os.environ.get("PERSON_ACCESS_SECONDS", 900.0)),
+            person_refresh_days=float(os.environ.get("PERSON_REFRESH_DAYS", 30.0)),
+            signins_per_name_per_minute=int(os.environ.get("SIGNINS_PER_NAME_PER_MINUTE", 5)),
+            signins_per_address_per_minute=int(os.environ.get("SIGNINS_PER_ADDRESS_PER_MINUTE",
+                                                              30)),
         )

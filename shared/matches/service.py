@@ -42,7 +42,7 @@ from shared.games import all_games, get_game
 from shared.infra.secrets import hash_secret
 from shared.infra.stats import WorkerStats
 from shared.kernel.protocol import Game, IllegalMove, NotYourTurn, State
-from shared.matches import carryover, resignation
+from shared.matches import carryover, resignation, summaries
 from shared.matches import randomness as match_random
 from shared.matches.moves import move_problem
 from shared.matches.randomness import MatchRandom
@@ -1192,6 +1192,14 @@ class MatchService:
     def touch_finishing(self, match_id: str, when: float) -> None:
         """Look at a match's owed finish again only after ``when``."""
         self.store.touch_finishing(match_id, when)
+
+    # -- an account's matches, as its owner lists them (``GET /v1/me/matches``) -------------
+    def summaries(self, match_ids: Sequence[str], account_id: str
+                  ) -> list[dict[str, Any] | None]:
+        """Each match as ``account_id`` lists it (``shared.matches.summaries``; None: gone),
+        read in one pipeline (and one read per ended match no longer kept whole)."""
+        return summaries.summaries(match_ids, self.store.load_many(match_ids),
+                                   self.store.kept_result, account_id)
 
 
 def redact(entry: dict[str, Any], seat: int | None) -> dict[str, Any]:
