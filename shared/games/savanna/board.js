@@ -44,7 +44,7 @@
     const cols = cells.map(([, c]) => c);
     const [top, bottom, left, right] = [Math.min(...rows), Math.max(...rows), Math.min(...cols), Math.max(...cols)];
     const box = el("div", {
-      class: "sv-grid", role: "group", "aria-label": Arena.t("Savanna of {name}", { name: owner }),
+      class: "grid sv-grid", role: "group", "aria-label": Arena.t("Savanna of {name}", { name: owner }),
       style: `grid-template-columns: 1.6rem repeat(${right - left + 1}, minmax(2.6rem, 4.2rem))`,
     }, el("span", { class: "sv-axis sv-corner", "aria-hidden": "true" }, Arena.t("row")));
     for (let c = left; c <= right; c += 1) {
