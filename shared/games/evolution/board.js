@@ -219,8 +219,9 @@
         who: who(event.seat), trait: trait(event.trait), a: animalName(event.animals[0]), b: animalName(event.animals[1]) });
       case "passed": return Arena.t("{who} passed.", { who: who(event.seat) });
       case "turn_ended": return Arena.t("{who} ended the turn.", { who: who(event.seat) });
-      case "food": return Arena.t("{animal} of {who} got a {colour} food token.", {
-        animal: animalName(event.animal), who: who(event.seat), colour: event.token === "red" ? Arena.t("red") : Arena.t("blue") });
+      case "food": return event.token === "red"
+        ? Arena.t("{animal} of {who} got a red food token.", { animal: animalName(event.animal), who: who(event.seat) })
+        : Arena.t("{animal} of {who} got a blue food token.", { animal: animalName(event.animal), who: who(event.seat) });
       case "food_bank": return Arena.t("The food bank holds {bank} food.", { bank: event.bank });
       case "attack": return Arena.t("{animal} of {who} attacks {target} of {defender}.", {
         animal: animalName(event.carnivore), who: who(event.seat), target: animalName(event.target), defender: who(event.target_seat) });

@@ -103,10 +103,12 @@
         view.picked.includes(s) && !view.revealed[s] ? Arena.t(" · has picked") : ""))));
     const removed = view.removed.length ? el("p", { class: "muted" }, Arena.t("Removed face up: {cards}",
       { cards: view.removed.map((r) => name(r.card)).join(", ") })) : null;
+    // Worded apart from the sentence: the message extractor skips a call inside another's
+    // arguments, and these must be translated too.
+    const stage = view.stage === "pick" ? Arena.t("pick a card") : Arena.t("place it");
+    const direction = view.pass_direction === "left" ? Arena.t("left") : Arena.t("right");
     const status = view.over ? el("p", { class: "sv-status" }, Arena.t("The match is over.")) : el("p", { class: "sv-status" }, Arena.t("Phase {phase} of 2 · step {step} of 10 · {stage} · passing {direction} · deck {deck}", {
-      phase: view.phase, step: Math.min(view.step + 1, 10), deck: view.deck_size,
-      stage: view.stage === "pick" ? Arena.t("pick a card") : Arena.t("place it"),
-      direction: view.pass_direction === "left" ? Arena.t("left") : Arena.t("right"),
+      phase: view.phase, step: Math.min(view.step + 1, 10), deck: view.deck_size, stage, direction,
     }));
     return kit.root(el("div", { class: "sv-board" }, status,
       Array.isArray(view.hand) ? mine(view, kit, name, components) : null,
