@@ -107,6 +107,8 @@ def build(settings: Settings) -> Services:
     pools = PoolService(PoolStore(client), matches, RatingStore(client).ratings, PoolSettings(
         settings.pool_window, settings.pool_widen_per_second, settings.pool_max_window,
         settings.pool_bot_fill_seconds, settings.pool_idle_seconds))
+    pools.found.append(lambda account_id, match_id, game: notifications.notify(
+        account_id, "match_found", {"match": match_id, "game": game}, key=f"found:{match_id}"))
     return Services(matches, accounts, invitations, tournaments, monitoring, RateLimiter(client),
                     BotWorkCap(store), replays, notifications, pools)
 

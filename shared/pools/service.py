@@ -62,6 +62,9 @@ class PoolService:
         self.matches = matches
         self.ratings_of = ratings_of
         self.settings = settings or PoolSettings()
+        #: Told ``(account_id, match_id, game)`` for each account of a match a pass created
+        #: (shared.services: a "match_found" notification).
+        self.found: list[Callable[[str, str, str], object]] = []
 
     # -- pools ------------------------------------------------------------------------------
     def resolve(self, game_id: str, players: int, options: dict[str, Any] | None
@@ -205,7 +208,19 @@ class PoolService:
                 continue
             self.store.created(pool, entry["id"])
             made += 1
+            self._tell_found(entry, str(meta["game"]))
         return made
+
+    def _tell_found(self, entry: dict[str, Any], game: str) -> None:
+        """Tell ``found`` of each account of a created match. A failure is logged, not
+        raised: the match stands (a notification is news, not the match)."""
+        for account_id in dict.fromkeys(str(s["account"]) for s in entry["seats"]
+                                        if s["kind"] == "account"):
+            for hook in self.found:
+                try:
+                    hook(account_id, entry["id"], game)
+                except Exception:
+                    log.exception("telling %s of quick-play match %s", account_id, entry["id"])
 
     def sweep(self) -> int:
         """A matching pass over every pool (the worker's periodic task): windows widen and

@@ -72,6 +72,11 @@ def test_two_accounts_join_and_are_matched(client: FlaskClient) -> None:
     assert response.status_code == 200 and match["status"] == "running" and match["rated"]
     status, _ = call(client, "DELETE", "/v1/me/pool", ada)
     assert status == 409
+    # Each account is told "match_found" (its stream, its app's webhook: the delivery log).
+    for key in (ada, bob):
+        found = [d for d in client.get("/v1/me/deliveries", headers=key).get_json()[
+            "deliveries"] if d["kind"] == "match_found"]
+        assert [d["data"]["match"] for d in found] == [second["match"]]
     # The account learns it as any new seat: its turns list the match when it owes a move.
     keys = {answers[0]["seat"]: ada, second["seat"]: bob}
     for seat, key in keys.items():
