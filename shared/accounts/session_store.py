@@ -72,13 +72,15 @@ class SessionStore:
         self._rotate = self.redis.register_script(_ROTATE)
         self._end = self.redis.register_script(_END)
 
+    # A session's keys live under the account's own prefix, which the account store spells
+    # (one door per key prefix: docs/keys.md).
     @staticmethod
     def _families(account_id: str) -> str:
-        return f"evo:a:{account_id}:sessions"
+        return AccountStore.account_key(account_id, ":sessions")
 
     @staticmethod
     def _family(account_id: str, family: str) -> str:
-        return f"evo:a:{account_id}:s:{family}"
+        return AccountStore.account_key(account_id, f":s:{family}")
 
     @staticmethod
     def _refresh(refresh_hash: str) -> str:

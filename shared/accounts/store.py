@@ -108,6 +108,11 @@ class AccountStore:
         return f"evo:a:{account_id}{suffix}"
 
     @staticmethod
+    def account_key(account_id: str, suffix: str = "") -> str:
+        """A key under the account's prefix (its sessions' keys: shared.accounts.session_store)."""
+        return AccountStore._key(account_id, suffix)
+
+    @staticmethod
     def _key_entry(key_hash: str) -> str:
         return f"evo:ak:{key_hash}"
 
