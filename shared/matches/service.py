@@ -1067,7 +1067,9 @@ class MatchService:
             return []
         state = get_game(record.game).state_from_json(json.loads(record.state))
         return [{"match": record.id, "seat": seat, "version": record.version,
-                 "game": record.game, "deadline_at": record.deadline_at(),
+                 "game": record.game,
+                 # A time control's clock, else the match's move deadline.
+                 "deadline_at": clocks.deadline(record, seat) or record.deadline_at(),
                  "view": state.view(seat),
                  "moves": [{"id": state.move_id(m), "label": state.move_label(m), "move": m}
                            for m in state.legal_moves(seat)]}
