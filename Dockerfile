@@ -24,6 +24,8 @@ COPY api ./api
 COPY worker ./worker
 COPY shared ./shared
 COPY openapi.yaml gunicorn.conf.py ./
+# The compiled message catalogues of the pages, labels and errors (docs/languages.md).
+COPY translations ./translations
 COPY --from=accel /app/var/accel ./var/accel
 RUN useradd --create-home evo
 USER evo

@@ -8,7 +8,8 @@ PYTEST_WORKERS ?= 2
 # tests/js/package.json and its lock file, installed with `npm ci`.
 NODE_STAMP := tests/js/node_modules/.installed-stamp
 
-.PHONY: install accel run test test-fast lint bench bench-strength openapi clean chromium rabbitmq
+.PHONY: install accel run test test-fast lint bench bench-strength openapi clean chromium rabbitmq \
+	translations
 
 $(STAMP): requirements.txt requirements-dev.txt constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -66,6 +67,17 @@ lint: $(STAMP)
 openapi: $(STAMP)
 	$(BIN)/python -m scripts.openapi_games
 	$(BIN)/python -m openapi_spec_validator openapi.yaml
+
+# The message catalogues (docs/languages.md): extracts the messages of the API's Python, the
+# templates and the page's JavaScript (Arena.t) into translations/messages.pot, merges them
+# into each language's messages.po (new ones untranslated: tests/test_languages.py lists
+# them) and compiles the .mo files the server reads (committed, so a fresh clone serves them).
+translations: $(STAMP)
+	$(BIN)/pybabel extract -F babel.cfg -k N_ -k Arena.t -k t --no-wrap --sort-by-file \
+		--project "Evo Arena" --omit-header -o translations/messages.pot .
+	$(BIN)/pybabel update -i translations/messages.pot -d translations --no-wrap \
+		--no-fuzzy-matching --ignore-obsolete
+	$(BIN)/pybabel compile --statistics -d translations
 
 bench: $(STAMP)
 	$(BIN)/python -m bench.run

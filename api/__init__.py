@@ -25,6 +25,9 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.extensions["evo.monitoring"] = built.monitoring
     app.extensions["evo.limiter"] = built.limiter
     app.extensions["evo.bot_cap"] = built.bot_cap
+    app.extensions["evo.replays"] = built.replays
+    app.extensions["evo.notifications"] = built.notifications
+    app.extensions["evo.pools"] = built.pools
 
     from api import (
         accounts,
@@ -33,22 +36,28 @@ def create_app(settings: Settings | None = None) -> Flask:
         games,
         guards,
         health,
+        i18n,
         invitations,
         matches,
         me,
         metrics,
+        notifications,
         pages,
+        people,
+        pools,
         ratings,
+        replays,
         tournaments,
         web,
     )
 
     errors.register(app)
+    i18n.register(app)
     metrics.register(app)
     guards.register(app)
     web.register(app)
     for module in (health, docs, pages, games, matches, accounts, me, invitations,
-                   tournaments, ratings):
+                   tournaments, ratings, replays, notifications, pools, people):
         app.register_blueprint(module.bp)
     app.register_blueprint(docs.try_it)
     if settings.proxy_hops > 0:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from flask import Blueprint, Response
+from flask import Blueprint, Response, request
 
 from api import sse
 from api.arena_schemas import CreateAccountSchema, TurnsQuery
@@ -20,6 +20,7 @@ from api.context import (
     rate_limit,
     settings,
 )
+from api.notifications import REPLAY_BATCH, STREAM_ID, notifications
 
 bp = Blueprint("accounts", __name__, url_prefix="/v1")
 
@@ -63,18 +64,35 @@ def turns_stream() -> Response:
     """Server-sent events: a ``turns`` event (what ``/me/turns`` answers: the turns, views
     and legal moves included, and the pending invitations) whenever the owed turns change,
     and an ``invitations`` event (the pending invitations, as ``/me/invitations``) when there
-    are some and whenever they change. A key revoked meanwhile ends the stream."""
+    are some and whenever they change. A key revoked meanwhile ends the stream.
+
+    Each notification (``shared.notifications``) is a ``notification`` event whose id is its
+    place in the account's notification stream: a reconnection's ``Last-Event-ID`` replays
+    those after it (only notification events carry an id, so the header is always one)."""
     key = bearer_token()
     account_id = accounts().account_id(key)  # a 401 without a key
-    service, invited = accounts(), invitations()
+    service, invited, notes = accounts(), invitations(), notifications()
+    given = request.headers.get("Last-Event-ID", "").strip()
+    cursor = [given if STREAM_ID.fullmatch(given) else notes.last_id(account_id)]
     last: list[Any] = list(invited.turns_and_pending(account_id))
+
+    def news() -> Iterator[str]:
+        while True:
+            found = notes.after(account_id, cursor[0])
+            for stream_id, note in found:
+                cursor[0] = stream_id
+                yield sse.event("notification", stream_id, note)
+            if len(found) < REPLAY_BATCH:
+                return
 
     def first() -> Iterator[str]:
         yield sse.event("turns", None, {"turns": last[0], "invitations": last[1]})
         if last[1]:
             yield sse.event("invitations", None, {"invitations": last[1]})
+        yield from news()
 
     def changed() -> Iterator[str]:
+        yield from news()
         now, pending = invited.turns_and_pending(account_id)
         if pending != last[1]:
             last[1] = pending

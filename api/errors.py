@@ -10,6 +10,8 @@ from flask import Flask, Response, json
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
+from api.details import translate
+from api.i18n import content_language, current_lang
 from shared.domain.errors import ServiceError
 from shared.infra.store_errors import StoreError, StoreFull, StoreTimeout, StoreUnreachable
 
@@ -27,9 +29,12 @@ RETRY_FULL, RETRY_UNREACHABLE = 30, 5
 
 
 def problem(status: int, detail: str, **extra: Any) -> Response:
+    """A problem response; its ``detail`` in the request's language where the catalogue has
+    it (``Content-Language`` says which), its ``type`` and ``title`` always the same."""
     title = TITLES.get(status) or HTTPStatus(status).phrase
+    detail, lang = translate(detail, current_lang())
     body = {"type": "about:blank", "title": title, "status": status, "detail": detail, **extra}
-    return Response(json.dumps(body), status=status, mimetype=PROBLEM)
+    return content_language(Response(json.dumps(body), status=status, mimetype=PROBLEM), lang)
 
 
 def register(app: Flask) -> None:

@@ -7,6 +7,7 @@ from functools import cache
 
 from flask import Blueprint, Response, current_app
 
+from api.i18n import content_language, current_lang
 from shared.bots.catalogue import catalogue
 from shared.domain.errors import NotFound
 from shared.games import all_games, get_game
@@ -31,9 +32,11 @@ def show_game(game_id: str) -> dict[str, object]:
 
 @bp.get("/games/<game_id>/components")
 def game_components(game_id: str) -> Response:
-    response = Response(_components_body(_game(game_id).id), mimetype="application/json")
+    # In the request's language (``lang``, else Accept-Language): one body, so one ETag, each.
+    lang = current_lang()
+    response = Response(_components_body(_game(game_id).id, lang), mimetype="application/json")
     response.headers["Cache-Control"] = COMPONENTS_CACHE_CONTROL
-    return response
+    return content_language(response, lang)
 
 
 @bp.get("/bots")
@@ -48,6 +51,6 @@ def _game(game_id: str) -> Game:
         raise NotFound(f"no game with id {game_id!r}") from None
 
 
-@cache  # one body per game for the process's life: the data files change only with a deploy
-def _components_body(game_id: str) -> str:
-    return str(current_app.json.dumps(get_game(game_id).components()))
+@cache  # one body per game and language for the process's life: data change only by a deploy
+def _components_body(game_id: str, lang: str) -> str:
+    return str(current_app.json.dumps(get_game(game_id).components(lang)))

@@ -22,6 +22,8 @@ from api.context import (
     service,
     settings,
 )
+from api.details import translate
+from api.i18n import current_lang
 from api.match_schemas import (
     CreateMatchSchema,
     EventsQuery,
@@ -104,27 +106,44 @@ def join_match(match_id: str) -> tuple[dict[str, Any], int]:
 @bp.get("/<match_id>/hint")
 def suggest_move(match_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
     """The move the search would play for the caller's seat (asked of a bot worker)."""
-    service().load(match_id)  # an unknown match is a 404 whatever the token, as elsewhere
+    record = service().load(match_id)  # an unknown match is a 404 whatever the token
     seat = service().authenticate(match_id, bearer_token(), required=True)
     assert seat is not None  # required=True: no token is a 401
     broker = settings().broker_url
+    lang = current_lang()
     try:
-        return hint(service(), match_id, seat, lambda *args: send_hint(broker, *args),
-                    settings().hint_wait_seconds), 200, {}
+        found = hint(service(), match_id, seat, lambda *args: send_hint(broker, *args),
+                     settings().hint_wait_seconds)
     except Unavailable as busy:  # not a server fault: every bot worker is busy; ask again
         retry = busy.extra["retry_after"]
-        return ({"status": "searching", "detail": busy.detail, "retry_after": retry}, 202,
-                {"Retry-After": str(retry)})
+        detail, worded = translate(busy.detail, lang)
+        return ({"status": "searching", "detail": detail, "retry_after": retry}, 202,
+                {"Retry-After": str(retry), "Content-Language": worded})
+    body, worded = _hint_in(found, record, seat, lang)
+    return body, 200, {"Content-Language": worded}
+
+
+def _hint_in(found: dict[str, Any], record: MatchRecord, seat: int, lang: str
+             ) -> tuple[dict[str, Any], str]:
+    """The hint with its move labelled in ``lang`` (the worker labels it in English) as the
+    seat's legal moves label it now, and the language of its label."""
+    labels = {} if lang == "en" else {
+        m["id"]: m["label"] for m in service().legal_moves(record, seat, lang)}
+    if found.get("move_id") not in labels:
+        return found, "en"
+    return {**found, "label": labels[found["move_id"]]}, lang
 
 
 @bp.get("/<match_id>/moves")
-def legal_moves(match_id: str) -> dict[str, Any]:
+def legal_moves(match_id: str) -> tuple[dict[str, Any], dict[str, str]]:
     record, seat = service().load_as(match_id, bearer_token(), required=True)
+    lang = current_lang()  # the labels' language (docs/languages.md)
     # ``game`` tells a typed client which game's move types the list holds (the contract
     # discriminates LegalMoves on it).
-    return {"game": record.game, "version": record.version, "seat": seat,
-            "status": record.status, "to_move": record.to_move,
-            "moves": service().legal_moves(record, seat)}
+    return ({"game": record.game, "version": record.version, "seat": seat,
+             "status": record.status, "to_move": record.to_move,
+             "moves": service().legal_moves(record, seat, lang)},
+            {"Content-Language": lang, "Vary": "Accept-Language"})
 
 
 @bp.post("/<match_id>/moves")

@@ -6,7 +6,8 @@ queue overhead of a bot reply, the move-shape check's cost per move, the searche
 bot-only draft, the bots' answer times (plain sources against the compiled build) through the
 real service and
 tournament throughput (one and two workers) with the reply latency while a tournament runs,
-and the API under load against a bare Flask+Redis baseline.
+the API under load against a bare Flask+Redis baseline, the notification delivery latency
+from a commit to an account's webhook, and quick play's time to match and matching throughput.
 Bot strength is slow and has its own target (``make bench-strength``).
 """
 
@@ -37,6 +38,9 @@ BENCHES = [
     ["bench.bench_bot_wait", "--waits", "12", "--bots", "3", "--levels", "hard", "--games",
      "evolution", "evolution-ns"],
     ["bench.bench_compact", "--think", "1", "--hz", "2"],
+    ["bench.bench_notify", "--samples", "200"],
+    # Quick play: time to match at a steady join rate, and one pool's matching throughput.
+    ["bench.bench_pools", "--rate", "10", "--seconds", "20", "--json", "bench/results/pools.jsonl"],
 ]
 
 

@@ -12,7 +12,14 @@ from celery import Celery, signals
 
 from shared.infra import accel
 from shared.infra.config import Settings
-from shared.infra.queue import DEADLINE_SWEEP_TASK, SWEEP_TASK, TOURNAMENT_SWEEP_TASK, celery_config
+from shared.infra.queue import (
+    DEADLINE_SWEEP_TASK,
+    NOTIFY_SWEEP_TASK,
+    POOL_SWEEP_TASK,
+    SWEEP_TASK,
+    TOURNAMENT_SWEEP_TASK,
+    celery_config,
+)
 from worker.logs import quiet_routine_task
 
 settings = Settings.from_env()
@@ -29,9 +36,12 @@ app.conf.beat_schedule = {
     "sweep-bot-turns": {"task": SWEEP_TASK, "schedule": max(1.0, settings.bot_stale_after / 2)},
     "sweep-deadlines": {"task": DEADLINE_SWEEP_TASK, "schedule": 1.0},
     "sweep-tournaments": {"task": TOURNAMENT_SWEEP_TASK, "schedule": 2.0},
+    "sweep-notifications": {"task": NOTIFY_SWEEP_TASK, "schedule": 10.0},
+    "sweep-pools": {"task": POOL_SWEEP_TASK, "schedule": 1.0},
 }
 # The sweeps run every few seconds; see worker.logs.
-for routine in (SWEEP_TASK, DEADLINE_SWEEP_TASK, TOURNAMENT_SWEEP_TASK):
+for routine in (SWEEP_TASK, DEADLINE_SWEEP_TASK, TOURNAMENT_SWEEP_TASK, NOTIFY_SWEEP_TASK,
+                POOL_SWEEP_TASK):
     quiet_routine_task(routine)
 
 

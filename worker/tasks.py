@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import math
+import time
 from functools import lru_cache
 from typing import Any
 
@@ -16,16 +17,21 @@ from shared.bots.turn_budget import TurnBudget
 from shared.bots.webhooks import WebhookPolicy
 from shared.infra.config import Settings
 from shared.infra.queue import (
+    ANALYSIS_TASK,
     BOT_TURN_TASK,
     DEADLINE_SWEEP_TASK,
     HINT_TASK,
     MATCH_FINISHED_TASK,
+    NOTIFY_SWEEP_TASK,
+    NOTIFY_TASK,
+    POOL_SWEEP_TASK,
     SWEEP_TASK,
     TOURNAMENT_SWEEP_TASK,
     TOURNAMENT_TICK_TASK,
 )
 from shared.infra.store_errors import StoreError
 from shared.infra.store_retry import with_store_retries
+from shared.replays.service import ANALYSIS_TIME_LIMIT
 from worker.celery_app import app, settings
 
 
@@ -78,6 +84,13 @@ def sweep_deadlines() -> int:
     return deadlines.sweep(_services().matches, settings.waiting_expire_seconds)
 
 
+@app.task(name=POOL_SWEEP_TASK, ignore_result=True)
+def sweep_pools() -> int:
+    """A matching pass over every quick-play pool: windows widen and bots fill seats while
+    nobody polls, and matches a dead API process formed are created."""
+    return _services().pools.sweep()
+
+
 @app.task(name=MATCH_FINISHED_TASK, acks_late=True, reject_on_worker_lost=True, **STORE_RETRY)
 def match_finished(match_id: str) -> None:
     with_store_retries(lambda: _services().tournaments.match_finished(match_id),
@@ -103,3 +116,23 @@ def sweep_tournaments() -> int:
           soft_time_limit=math.ceil(HINT_TIME_LIMIT), time_limit=math.ceil(HINT_TIME_LIMIT + 15))
 def hint(match_id: str, seat: int, version: int) -> None:
     hints.answer(_services().matches, match_id, seat, version)
+
+
+# A post-match analysis (shared.replays) on the tournament queue: nobody waits at a table for
+# it. A lost one is sent again by the next ask once its mark expires: no late acknowledgement.
+@app.task(name=ANALYSIS_TASK, ignore_result=True, acks_late=False,
+          soft_time_limit=ANALYSIS_TIME_LIMIT, time_limit=ANALYSIS_TIME_LIMIT + 30)
+def analyse_match(match_id: str, seat: int) -> None:
+    _services().replays.compute(match_id, seat)
+# Repeats are harmless: an attempt is made only while its delivery is pending at that attempt
+# number, under a lease (a task redelivered by the broker, or overtaken by a redelivery, does
+# nothing). A failed attempt sends the next one itself, with its back-off as the countdown.
+@app.task(name=NOTIFY_TASK, acks_late=True, reject_on_worker_lost=True, **STORE_RETRY)
+def deliver_notification(account_id: str, delivery_id: str, attempt: int) -> str:
+    return _services().notifications.deliver(account_id, delivery_id, attempt)
+
+
+@app.task(name=NOTIFY_SWEEP_TASK, ignore_result=True)
+def sweep_notifications() -> int:
+    """The backstop for a lost notification retry (shared.notifications)."""
+    return _services().notifications.sweep(time.time())

@@ -3,7 +3,8 @@
 
 const Arena = {
   async api(method, path, { token, body } = {}) {
-    const headers = { Accept: "application/json" };
+    // The page's language (docs/languages.md): move labels and errors' details come in it.
+    const headers = { Accept: "application/json", "Accept-Language": Arena.lang() };
     if (token) headers.Authorization = `Bearer ${token}`;
     if (body !== undefined) headers["Content-Type"] = "application/json";
     const response = await fetch(path, {
@@ -63,3 +64,114 @@ const Arena = {
 
 // Board renderers: a game's own (loaded from /boards/<game>.js) registers here.
 window.EvoBoards = window.EvoBoards || {};
+
+// Languages (docs/languages.md): the page's language is the server's choice (its `lang` query
+// parameter, else Accept-Language); a person's pick is remembered in this browser and passed
+// on to every page through `?lang=`.
+Arena.lang = () => document.documentElement.lang || "en";
+(() => {
+  const LANG_KEY = "evo:lang";
+  const url = new URL(window.location.href);
+  let stored = null;
+  try { stored = localStorage.getItem(LANG_KEY); } catch { /* storage off: no memory */ }
+  if (stored && !url.searchParams.has("lang") && stored !== Arena.lang()) {
+    url.searchParams.set("lang", stored);
+    window.location.replace(url.href);
+    return;
+  }
+  const picker = document.getElementById("lang-picker");
+  if (!picker) return;
+  picker.addEventListener("change", () => {
+    try { localStorage.setItem(LANG_KEY, picker.value); } catch { /* storage off */ }
+    url.searchParams.set("lang", picker.value);
+    window.location.assign(url.href);
+  });
+})();
+// -- Playing by touch (boards) --------------------------------------------------------------
+// A board names, per legal move, the things a person touches to make it: `keys` (ids the board
+// gives its touchable elements), in order (a card, then a place), or as a set (`set: true`:
+// the cards of a combination, then a confirming button). The picker keeps what was touched
+// across redraws of the same moves, says what may be touched next, and plays a move once it is
+// named; several moves that fit what was touched are offered as buttons with their labels.
+Arena.picker = function picker(play, specOf, redraw) {
+  const moves = play && play.moves ? play.moves.moves : [];
+  // Keyed by the moves, not the version: another seat's move that leaves them as they were
+  // (a hidden pick) keeps what the person touched.
+  const id = moves.map((m) => m.id).join(",");
+  const kept = Arena.picker.kept;
+  if (kept.id !== id) Object.assign(kept, { id, sel: [], offer: null, focus: null });
+  const specs = moves.map((move) => ({ move, ...specOf(move.move) }))
+    .filter((s) => Array.isArray(s.keys));
+  const fitting = (sel) => specs.filter((s) => (s.set
+    ? sel.every((k) => s.keys.includes(k))
+    : sel.every((k, i) => s.keys[i] === k)));
+  const fits = () => fitting(kept.sel);
+  const pk = {
+    sel: () => kept.sel,
+    active: moves.length > 0,
+    picked: (key) => kept.sel.includes(key),
+    // Touchable next: what continues the touches so far, or starts a move afresh.
+    can(key) {
+      return fitting([...kept.sel, key]).length > 0 || fitting([key]).length > 0;
+    },
+    tap(key) {
+      kept.offer = null;
+      kept.focus = key;
+      if (kept.sel.includes(key)) {
+        kept.sel = kept.sel.filter((k) => k !== key);  // touched again: let go of it
+      } else {
+        kept.sel = fitting([...kept.sel, key]).length ? [...kept.sel, key] : [key];
+        const now = fits();
+        const done = now.filter((s) => !s.set && s.keys.length === kept.sel.length);
+        if (done.length && now.every((s) => !s.set && s.keys.length === kept.sel.length)) {
+          if (done.length === 1) { pk.choose(done[0].move.id); return; }
+          kept.offer = done;
+        }
+      }
+      redraw();
+    },
+    choose(moveId) {
+      Object.assign(kept, { sel: [], offer: null, focus: null });
+      play.choose(moveId);
+    },
+    // A touchable element: a button while it may be touched (or was), else a plain element.
+    touch(key, tag, attrs, ...children) {
+      const live = pk.active && (pk.can(key) || pk.picked(key));
+      const cls = [attrs.class || "", live ? "can" : "", pk.picked(key) ? "picked" : ""].join(" ");
+      if (!live) return Arena.el(tag, { ...attrs, class: cls, "data-key": key }, ...children);
+      return Arena.el("button", { ...attrs, type: "button", class: cls, "data-key": key,
+        "aria-pressed": String(pk.picked(key)), onclick: () => pk.tap(key) }, ...children);
+    },
+    // What to press now: the set that was touched, moves to tell apart, moves that name
+    // nothing to touch, and a way to start over.
+    controls(confirmText) {
+      const now = fits();
+      const exact = now.filter((s) => s.set && s.keys.length === kept.sel.length);
+      const plain = kept.sel.length ? [] : specs.filter((s) => !s.set && !s.keys.length);
+      const offer = kept.offer || [];
+      const button = (s, text, cls) => Arena.el("button", { type: "button", class: cls,
+        "data-move": s.move.id, onclick: () => pk.choose(s.move.id) }, text);
+      const out = [];
+      if (exact.length === 1) out.push(button(exact[0], confirmText(exact[0].move.move, kept.sel.length), "touch-go"));
+      else if (exact.length > 1) out.push(...exact.map((s) => button(s, s.move.label, "touch-go")));
+      out.push(...offer.map((s) => button(s, s.move.label, "touch-go")));
+      out.push(...plain.map((s) => button(s, s.move.label, "touch-plain")));
+      if (kept.sel.length) {
+        out.push(Arena.el("button", { type: "button", class: "touch-clear", onclick: () => {
+          Object.assign(kept, { sel: [], offer: null, focus: null });
+          redraw();
+        } }, Arena.t("Start over")));
+      }
+      return Arena.el("div", { class: "touch-bar", role: "group", "aria-label": Arena.t("Your move") }, out);
+    },
+    // After a redraw: focus back on what was touched, or the first thing to touch now.
+    refocus(root) {
+      if (!kept.focus) return;
+      const again = root.querySelector(`button[data-key="${CSS.escape(kept.focus)}"]`)
+        || root.querySelector(".touch-bar button.touch-go") || root.querySelector("button.can");
+      if (again) again.focus();
+    },
+  };
+  return pk;
+};
+Arena.picker.kept = { id: null, sel: [], offer: null, focus: null };

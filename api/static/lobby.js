@@ -2,18 +2,19 @@
 "use strict";
 
 const SEAT_KINDS = [
-  ["human", "Me (this browser)"],
-  ["open", "Open seat (anyone may join)"],
-  ["bot:random", "Bot: random"],
-  ["bot:greedy", "Bot: greedy"],
-  ["bot:ismcts:easy", "Bot: search, easy"],
-  ["bot:ismcts:medium", "Bot: search, medium"],
+  ["human", Arena.t("Me (this browser)")],
+  ["open", Arena.t("Open seat (anyone may join)")],
+  ["bot:random", Arena.t("Bot: random")],
+  ["bot:greedy", Arena.t("Bot: greedy")],
+  ["bot:ismcts:easy", Arena.t("Bot: search, easy")],
+  ["bot:ismcts:medium", Arena.t("Bot: search, medium")],
 ];
 let games = [];
-const SEEDED_TITLE = "The creator chose the seed: whoever knows it can foresee every hidden card";
+const SEEDED_TITLE = Arena.t("The creator chose the seed: whoever knows it can foresee every hidden card");
 
 function seatSpec(value) {
   const [kind, botKind, level] = value.split(":");
+  if (kind === "account") return { kind, account: People.session().account.id };  // people.js
   if (kind !== "bot") return { kind };
   return { kind, bot: level ? { kind: botKind, level } : { kind: botKind } };
 }
@@ -27,12 +28,13 @@ function drawSeatKinds() {
     (_, i) => Arena.el("option", { value: game.min_players + i }, game.min_players + i)));
   seats.value = Math.min(Math.max(previous, game.min_players), game.max_players);
   const box = document.getElementById("seat-kinds");
-  box.replaceChildren(Arena.el("legend", {}, "Who plays each seat"));
+  box.replaceChildren(Arena.el("legend", {}, Arena.t("Who plays each seat")));
   for (let seat = 0; seat < Number(seats.value); seat += 1) {
-    const select = Arena.el("select", { name: `seat-${seat}`, "aria-label": `Seat ${seat}` },
-      SEAT_KINDS.map(([value, label]) => Arena.el("option", { value }, label)));
+    const select = Arena.el("select", { name: `seat-${seat}`, "aria-label": Arena.t("Seat {seat}", { seat }) },
+      [...(window.People && People.session() ? [["account", Arena.t("Me (signed in)")]] : []),
+        ...SEAT_KINDS].map(([value, label]) => Arena.el("option", { value }, label)));
     select.value = seat === 0 ? "human" : "bot:random";
-    box.append(Arena.el("label", { class: "seat" }, `Seat ${seat} `, select));
+    box.append(Arena.el("label", { class: "seat" }, `${Arena.t("Seat {seat}", { seat })} `, select));
   }
 }
 
@@ -42,8 +44,9 @@ async function create(event) {
   error.hidden = true;
   const kinds = [...document.querySelectorAll("#seat-kinds select")].map((s) => s.value);
   try {
-    const match = await Arena.api("POST", "/v1/matches", { body: {
-      game: document.getElementById("game").value, seats: kinds.map(seatSpec) } });
+    const body = { game: document.getElementById("game").value, seats: kinds.map(seatSpec) };
+    const match = kinds.includes("account") ? await People.createMatch(body)
+      : await Arena.api("POST", "/v1/matches", { body });
     for (const { seat, token } of match.tokens) Arena.saveToken(match.id, seat, token);
     window.location.href = `/play/${match.id}`;
   } catch (failure) {
@@ -58,13 +61,13 @@ async function listMatches() {
   const body = document.querySelector("#matches tbody");
   body.replaceChildren(...matches.map((match) => Arena.el("tr", {},
     Arena.el("td", {}, Arena.title(match.game)),
-    Arena.el("td", {}, match.status, match.open_seats.length ? ` (${match.open_seats.length} open)` : "",
+    Arena.el("td", {}, match.status, match.open_seats.length ? ` (${Arena.t("{count} open", { count: match.open_seats.length })})` : "",
       // A seed the creator chose foresees every hidden card: say so before anyone joins.
-      match.seeded ? Arena.el("span", { class: "seeded", title: SEEDED_TITLE }, " seeded") : ""),
+      match.seeded ? Arena.el("span", { class: "seeded", title: SEEDED_TITLE }, ` ${Arena.t("seeded")}`) : ""),
     Arena.el("td", {}, match.seats.map((s) => s.name).join(", ")),
     Arena.el("td", {}, Arena.el("a", { href: `/play/${match.id}` },
-      match.open_seats.length ? "join" : "watch")))));
-  if (!matches.length) body.append(Arena.el("tr", {}, Arena.el("td", { colspan: 4 }, "No match yet.")));
+      match.open_seats.length ? Arena.t("join") : Arena.t("watch"))))));
+  if (!matches.length) body.append(Arena.el("tr", {}, Arena.el("td", { colspan: 4 }, Arena.t("No match yet."))));
 }
 
 async function start() {

@@ -104,6 +104,14 @@ function drawResult(match) {
     class: match.result.winners.includes(s) ? "winner" : "",
   }, `${match.seats[s].name}: ${match.result.scores[s]}`,
   match.result.winners.includes(s) ? " — winner" : "")));
+  // A finished match whose seed is revealed (not a sealed one) can be replayed step by step.
+  let replay = document.getElementById("replay-link");
+  if (!replay) {
+    replay = Arena.el("a", { id: "replay-link", href: `/replay/${encodeURIComponent(matchId)}` },
+      Arena.t("Replay this match move by move"));
+    box.append(Arena.el("p", {}, replay));
+  }
+  replay.parentElement.hidden = match.status !== "finished" || match.seed === null;
 }
 
 function drawMoves(moves) {
@@ -116,7 +124,7 @@ function drawMoves(moves) {
     return;
   }
   list.replaceChildren(...moves.moves.map((move) => Arena.el("button", {
-    class: "move", dataset: { id: move.id }, onclick: () => play(moves.version, move.id),
+    class: "move", dataset: { id: move.id, focusKey: `move:${move.id}` }, onclick: () => play(moves.version, move.id),
   }, move.label)));
   // No hints where results count. A hint answers the seat's question; another seat's hidden
   // pick changes the version, not the seat's moves nor (almost always) its question, so the
@@ -171,6 +179,7 @@ async function askHint() {
   } finally {
     page.asking = false;
     button.disabled = false;
+    keepFocus();
   }
 }
 
@@ -248,6 +257,8 @@ async function refresh() {
           components,  // the game's catalogue: Map of component id -> component
         }));
       }
+      keepFocus();
+      announce(match, token);
       document.body.dataset.version = match.version;
       document.body.dataset.status = match.status;
     } while (page.again);
@@ -293,6 +304,74 @@ async function resign() {
 }
 
 document.getElementById("resign").addEventListener("click", resign);
+
+// -- focus and announcements --------------------------------------------------------------
+// Where the person was: the last focused control's key (a move, a thing of the board) and
+// region. A redraw replaces those controls (and a posted move disables them): the focus
+// goes back to the same one if it is still there, else somewhere sensible, never the body.
+document.addEventListener("focusin", (event) => {
+  const region = event.target.closest("[data-focus-region]");
+  page.focus = { key: event.target.dataset.focusKey || null,
+    region: region ? region.dataset.focusRegion : null };
+});
+
+function usable(node) {
+  return Boolean(node) && node.isConnected && !node.disabled && node.getClientRects().length > 0;
+}
+
+function keepFocus() {
+  const active = document.activeElement;
+  if (!page.focus || (active && active !== document.body && usable(active))) return;
+  const { key, region } = page.focus;
+  const same = key ? [...document.querySelectorAll(`[data-focus-key="${CSS.escape(key)}"]`)].find(usable) : null;
+  const controls = (name) => [...document.querySelectorAll(
+    `[data-focus-region="${name}"] :is(button, a[href], select, input)`)].find(usable);
+  const heading = (name) => document.querySelector(`[data-focus-region="${name}"] [tabindex="-1"]`);
+  const target = same || (region && controls(region)) || (region && usable(heading(region)) && heading(region))
+    || controls("board") || heading("board");
+  if (target) target.focus();
+}
+
+// What changed since the last drawn version, said through the polite live region: the
+// seat's own moves by their labels, other seats' by the board's words for their events
+// (its `describe`), else who acted; then whether it is the seat's move.
+function say(text) {
+  if (text) document.getElementById("announce").textContent = text;
+}
+
+async function announce(match, token) {
+  const since = page.announced;
+  const owes = Boolean(page.moves && page.moves.moves.length);
+  page.announced = match.version;
+  if (since === undefined || since >= match.version) return;  // the first drawing: no news
+  try {
+    const log = await Arena.api("GET", `/v1/matches/${matchId}/events?since=${since}`, { token });
+    const components = await catalogue(match.game);
+    const describe = (window.EvoBoards[match.game] || {}).describe;
+    const name = (seat) => (match.seats[seat] ? match.seats[seat].name : String(seat));
+    const lines = log.events.flatMap((entry) => {
+      const mine = entry.seat === page.seat;
+      // The mover's own events repeat its label; the rest (a reveal, a draw) is news.
+      const events = (entry.events || []).filter((e) => !(entry.label && e.seat === entry.seat));
+      const said = describe ? events.map((e) => describe(e, match, components)).filter(Boolean) : [];
+      if (entry.label) {
+        said.unshift(mine ? Arena.t("You: {move}.", { move: entry.label })
+          : Arena.t("{who}: {move}.", { who: name(entry.seat), move: entry.label }));
+      } else if (events.some((e) => e.type === "seat_joined")) {
+        said.push(Arena.t("{who} joined.", { who: name(entry.seat) }));
+      } else if (!said.length && entry.seat !== undefined) {
+        said.push(Arena.t("{who} moved.", { who: name(entry.seat) }));
+      }
+      return said;
+    });
+    if (match.status === "finished") lines.push(Arena.t("The match is over."));
+    else if (owes) lines.push(Arena.t("Your move."));
+    say(lines.join(" "));
+  } catch {
+    // The news is on the board anyway; an announcement that failed is skipped.
+  }
+}
+
 document.getElementById("join").addEventListener("click", join);
 document.getElementById("hint").addEventListener("click", askHint);
 refresh().then(follow);
@@ -337,7 +416,7 @@ function drawClocks() {
     const name = match.seats[clock.seat] ? match.seats[clock.seat].name : String(clock.seat);
     return Arena.el("li", { class: clock.running ? "running" : "" }, Arena.t(
       "{name} ({kind}): {time}", { name, kind, time: clockText(left) }),
-    clock.running ? Arena.t(" — running") : "");
+    clock.running ? ` · ${Arena.t("running")}` : "");
   }));
 }
 setInterval(drawClocks, 250);

@@ -60,6 +60,10 @@ class AccountLifecycle:
 
     def add_key(self, account: dict[str, Any], name: str) -> tuple[dict[str, Any], str]:
         """A new key named ``name``; returns its listing and the key (shown only now)."""
+        if account.get("kind") == "person":
+            # A key never expires and outlives a sign-out everywhere and a password change:
+            # one minted with a stolen access token would keep the thief in.
+            raise Conflict("a person's account signs in with its password: it has no API keys")
         account_id = account["id"]
         listed = self.store.keys(account_id)
         if any(row["name"] == name for row in listed):

@@ -1,16 +1,19 @@
-"""Bot accounts: registration (the API key is shown once, stored hashed), key checks, the
-seats an account owes a move in (pull bots), and the policy of webhook targets (push bots).
+"""Accounts: bots' registration (the API key is shown once, stored hashed), key checks (a
+person's access token is checked as a key is), the seats an account owes a move in (pull
+bots), an account's matches (``my_matches``), and the policy of webhook targets (push bots).
+People sign up and in through ``sessions`` (:mod:`shared.accounts.sessions`).
 """
 
 from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from shared.accounts.lifecycle import AccountLifecycle, new_key, taken
 from shared.accounts.names import check_name
+from shared.accounts.sessions import SessionService
 from shared.accounts.store import AccountStore
 from shared.bots.signing import new_secret
 from shared.domain.errors import Unauthorized, Unprocessable
@@ -21,6 +24,8 @@ from shared.matches.service import MatchService
 # The webhook URL policy lives in shared.infra.webhook_target (one parser for the check at
 # registration and the call); imported here for the callers that know it from this module.
 __all__ = ["AccountService", "Network", "check_webhook_url", "parse_networks"]
+#: The most live matches ``my_matches`` lists.
+MAX_LIVE = 200
 
 
 class AccountService(AccountLifecycle):
@@ -28,12 +33,18 @@ class AccountService(AccountLifecycle):
     Keys, changes and deletion: :class:`shared.accounts.lifecycle.AccountLifecycle`."""
 
     def __init__(self, accounts: AccountStore, matches: MatchService,
-                 allowed_networks: Sequence[Network] = ()) -> None:
+                 allowed_networks: Sequence[Network] = (),
+                 sessions: SessionService | None = None) -> None:
         self.store = accounts
         self.matches = matches
         self.allowed_networks = list(allowed_networks)
-        self.forgetters = []
+        #: People's sign-in sessions (``shared.accounts.sessions``): ended with the account.
+        self.sessions = sessions or SessionService(accounts)
+        self.forgetters = [self.sessions.forget]
         self.holders = []
+        #: Other news an account's waiting stream wakes for (its notifications): given the
+        #: account, the channels announcing it and a read that changes with it.
+        self.news: list[Callable[[str], tuple[list[str], Callable[[], Any]]]] = []
 
     def check_webhook(self, webhook: str) -> str:
         """The webhook URL as the check read it (normalised: the one spelling every later call
@@ -49,8 +60,8 @@ class AccountService(AccountLifecycle):
         check_name(name)
         if webhook is not None:
             webhook = self.check_webhook(webhook)
-        account = {"id": secrets.token_hex(8), "name": name, "webhook": webhook,
-                   "created_at": time.time()}
+        account = {"id": secrets.token_hex(8), "name": name, "kind": "bot",
+                   "webhook": webhook, "created_at": time.time()}
         key = new_key()
         if not self.store.create(account, hash_secret(key)):
             raise taken(name)
@@ -131,9 +142,40 @@ class AccountService(AccountLifecycle):
     def wait_for_news(self, account_id: str, timeout: float) -> None:
         """Block until one of the account's matches changes or it gets a new one."""
         match_ids = self.store.matches(account_id)
+        others = [source(account_id) for source in self.news]
 
-        def snapshot() -> tuple[int | None, ...]:
-            return (self.store.generation(account_id), *self.matches.versions(match_ids))
+        def snapshot() -> tuple[Any, ...]:
+            return (self.store.generation(account_id), *self.matches.versions(match_ids),
+                    *(read() for _, read in others))
 
-        self.store.wait(account_id, self.matches.channels(match_ids), snapshot, snapshot(),
-                        timeout)
+        channels = [*self.matches.channels(match_ids), *(c for cs, _ in others for c in cs)]
+        self.store.wait(account_id, channels, snapshot, snapshot(), timeout)
+
+    def kinds(self, account_ids: Sequence[str]) -> dict[str, str]:
+        """Each account's kind (``bot`` or ``person``; a gone account is left out)."""
+        return self.store.kinds(account_ids)
+
+    def my_matches(self, account_id: str, limit: int, before: float | None
+                   ) -> dict[str, Any]:
+        """The account's live matches (all of them, up to ``MAX_LIVE``, with whose turn and
+        the deadline) and a page of its ended ones, newest first: ``limit`` taken before the
+        cursor ``before`` (when it took its seat); ``next`` is the cursor of the next page
+        (None: no more)."""
+        live_ids = self.store.matches(account_id)
+        live = [found for found in self.matches.summaries(live_ids[:MAX_LIVE], account_id)
+                if found is not None and found["live"]]
+        ended: list[dict[str, Any]] = []
+        cursor, more = before, True
+        while more and len(ended) < limit:
+            page = self.store.played_page(account_id, cursor, limit)
+            more = len(page) == limit
+            found = self.matches.summaries([match_id for match_id, _ in page], account_id)
+            for (_, taken_at), summary in zip(page, found, strict=True):
+                cursor = taken_at
+                if summary is not None and not summary["live"]:
+                    ended.append(summary)
+                if len(ended) == limit:
+                    more = more or taken_at != page[-1][1]
+                    break
+        return {"live": sorted(live, key=lambda m: (not m["your_turn"], -m["updated_at"])),
+                "finished": ended, "next": cursor if more else None}

@@ -1,12 +1,15 @@
-"""Redis keys of bot accounts (the store of :mod:`shared.accounts.service`).
+"""Redis keys of accounts, bots' and people's (the store of :mod:`shared.accounts.service`).
 
-* ``evo:a:{id}`` hash — ``data``: name, webhook URL (never shown but to its owner), created;
+* ``evo:a:{id}`` hash — ``data``: name, kind (``bot`` or ``person``), webhook URL (never
+  shown but to its owner), created; ``password``, a person's Argon2id hash (never shown);
   and ``webhook_secret``, the key that signs its webhook calls (``shared.bots.signing``; kept
   in clear, as signing needs it, and never shown but once to its owner);
 * ``evo:a:{id}:keys`` hash — key name -> ``{hash, created_at}`` of each of its API keys;
 * ``evo:ak:{sha256(key)}`` hash — ``account``, ``name``, ``created_at``, ``used`` (its last
   use, noted with ``renewed`` at most once a minute), ``holds`` (the digest of the account's
-  name): what a request's key is checked against (keys are never stored in clear);
+  name): what a request's key is checked against (keys are never stored in clear). A
+  person's access token has such an entry too, with its session ``family`` and ``expires``
+  (:mod:`shared.accounts.session_store`);
 * ``evo:an:{sha256(folded name)}`` string — the account id holding a name (unique names,
   ``shared.accounts.names``), claimed with ``SET NX``;
 * ``evo:akeys`` hash — before named keys: sha256(key) -> account id. Only read, for a key not
@@ -71,6 +74,12 @@ if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 redis.call('HSET', KEYS[1], 'data', ARGV[1])
 return 1
 """
+# Set one field of an account's hash only while it exists (KEYS[1]; ARGV field, value).
+_SAVE_FIELD = """
+if redis.call('HEXISTS', KEYS[1], 'data') == 0 then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+return 1
+"""
 # Free a name only if it is still this account's (KEYS[1] the name key, ARGV[1] the id).
 _FREE_NAME = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
@@ -87,6 +96,7 @@ class AccountStore:
         self._revoke = client.register_script(_REVOKE)
         self._free_name = client.register_script(_FREE_NAME)
         self._save = client.register_script(_SAVE)
+        self._save_field = client.register_script(_SAVE_FIELD)
         self._secret_if_exists = client.register_script(_SECRET_IF_EXISTS)
         # Key hash -> the account it belonged to when last seen: only a guess, to read the
         # account's matches with the key's entry (``account_and_matches``), never trusted.
@@ -130,9 +140,30 @@ class AccountStore:
         self.add_key(account["id"], account["name"], FIRST_KEY, key_hash, account["created_at"])
         return True
 
+    def create_person(self, account: dict[str, Any], password_hash: str) -> bool:
+        """Store a new person account with its password hash (it has no key: it signs in);
+        False (nothing written) if its name is taken."""
+        if not self.claim_name(account["id"], account["name"]):
+            return False
+        with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hset(self._key(account["id"]),
+                      mapping={"data": json.dumps(account), "password": password_hash})
+            self._expire(pipe, self._key(account["id"]))
+            pipe.execute()
+        return True
+
     def load(self, account_id: str) -> dict[str, Any] | None:
         data = self.redis.hget(self._key(account_id), "data")
-        return None if data is None else json.loads(data)
+        return None if data is None else {"kind": "bot", **json.loads(data)}
+
+    def kinds(self, account_ids: Sequence[str]) -> dict[str, str]:
+        """Each account's kind, read in one pipeline (a gone account is left out)."""
+        with self.redis.pipeline(transaction=False) as pipe:
+            for account_id in account_ids:
+                pipe.hget(self._key(account_id), "data")
+            found = pipe.execute()
+        return {account_id: json.loads(data).get("kind", "bot")
+                for account_id, data in zip(account_ids, found, strict=True) if data}
 
     def save(self, account: dict[str, Any]) -> bool:
         """Write an existing account's data (its name already claimed); False if it is gone
@@ -160,7 +191,7 @@ class AccountStore:
             pipe.delete(self._key(account_id, ":keys"))
             pipe.execute()
         with self.redis.pipeline(transaction=False) as pipe:
-            for suffix in ("", ":matches", ":gen", ":played", ":invitations"):
+            for suffix in ("", ":matches", ":gen", ":played", ":invitations", ":sessions"):
                 pipe.delete(self._key(account_id, suffix))
             pipe.execute()
         self.free_name(account_id, name)
@@ -230,14 +261,19 @@ class AccountStore:
         pipe.hgetall(self._key_entry(key_hash))
 
     def key_account(self, key_hash: str, entry: dict[str, str]) -> str | None:
-        """The account of a key from its entry as read (None: no such key, or revoked); a
-        use noted at most once a minute (``USED_EVERY``), renewing the account's expiry."""
+        """The account of a key from its entry as read (None: no such key, revoked, or a
+        person's access token past its ``expires``); a use noted at most once a minute
+        (``USED_EVERY``), renewing the account's expiry."""
         account_id = entry.get("account")
         if account_id is None:
             return None
         now = time.time()
+        expires = entry.get("expires")
+        if expires is not None and float(expires) <= now:
+            return None  # Redis drops it within the second; until then it is refused here
         if now - float(entry.get("renewed") or 0) >= USED_EVERY:
-            self._used(account_id, key_hash, entry.get("holds"), now)
+            self._used(account_id, key_hash, entry.get("holds"), now,
+                       None if expires is None else float(expires))
         return account_id
 
     def by_key_hash(self, key_hash: str) -> str | None:
@@ -282,21 +318,60 @@ class AccountStore:
                 self._guesses.pop(next(iter(self._guesses)), None)
             self._guesses[key_hash] = account_id
 
-    def _used(self, account_id: str, key_hash: str, holds: str | None, now: float) -> None:
+    def _used(self, account_id: str, key_hash: str, holds: str | None, now: float,
+              expires: float | None = None) -> None:
         """Note a key's use and renew the expiry of the account, of this key and of the
         account's name, in one round trip (a key unused for the retention expires by itself
-        even while the account lives on through another)."""
+        even while the account lives on through another). An access token (``expires``)
+        keeps its own short life."""
         with self.redis.pipeline(transaction=False) as pipe:
             # A key revoked since its check comes back as an entry without its account
             # (refused as unknown), expiring as the account would: never a live key.
             pipe.hset(self._key_entry(key_hash), mapping={"used": now, "renewed": now})
-            self._expire(pipe, self._key_entry(key_hash), self._key(account_id),
+            if expires is not None:
+                pipe.expire(self._key_entry(key_hash), _seconds_until(expires))
+            else:
+                self._expire(pipe, self._key_entry(key_hash))
+            self._expire(pipe, self._key(account_id),
                          self._key(account_id, ":keys"), self._key(account_id, ":matches"),
                          self._key(account_id, ":gen"), self._key(account_id, ":played"),
                          self._key(account_id, ":invitations"))
             if holds:
                 self._expire(pipe, self._name_index(holds))
             pipe.execute()
+
+    # -- person accounts: password, lookup by name, access tokens (``session_store``) -------
+    def account_by_name(self, name: str) -> str | None:
+        """The id of the account holding ``name`` (any case), None if none does."""
+        found = self.redis.get(self._name_key(name))
+        return None if found is None else str(found)
+
+    def set_password(self, account_id: str, password_hash: str) -> bool:
+        """Store the account's password hash (beside ``data``, never shown); False if the
+        account is gone."""
+        return bool(self._save_field(keys=[self._key(account_id)],
+                                     args=["password", password_hash]))
+
+    def password(self, account_id: str) -> str | None:
+        found = self.redis.hget(self._key(account_id), "password")
+        return None if found is None else str(found)
+
+    def queue_access_entry(self, pipe: Commands, access_hash: str, account_id: str,
+                           family: str, expires: float, holds: str) -> None:
+        """Queue the entry of a person's access token: an ``evo:ak:`` entry as a key's, with
+        its session ``family`` and its ``expires`` (Redis drops it then too)."""
+        now = time.time()
+        pipe.hset(self._key_entry(access_hash), mapping={
+            "account": account_id, "family": family, "created_at": now, "renewed": now,
+            "expires": expires, "holds": holds})
+        pipe.expire(self._key_entry(access_hash), _seconds_until(expires))
+
+    def queue_access_revocation(self, pipe: Commands, access_hash: str) -> None:
+        pipe.delete(self._key_entry(access_hash))
+
+    def key_entry(self, key_hash: str) -> dict[str, str]:
+        """A key's or access token's entry as stored (empty: none)."""
+        return dict(self.redis.hgetall(self._key_entry(key_hash)))
 
     def legacy_account(self, key_hash: str) -> str | None:
         """Move an account from the single-key index to named keys (see the docstring)."""
@@ -358,6 +433,15 @@ class AccountStore:
         """Every match the account took a seat in within ``history`` seconds (running or
         ended: what deletion anonymises)."""
         return self.redis.zrangebyscore(self._key(account_id, ":played"), "-inf", "+inf")
+
+    def played_page(self, account_id: str, before: float | None, count: int
+                    ) -> list[tuple[str, float]]:
+        """Up to ``count`` of the account's matches with when it took its seat, newest first,
+        taken strictly before ``before`` (None: from the newest)."""
+        top = "+inf" if before is None else f"({before!r}"
+        found = self.redis.zrevrangebyscore(self._key(account_id, ":played"), top, "-inf",
+                                            start=0, num=count, withscores=True)
+        return [(str(match_id), float(score)) for match_id, score in found]
 
     def add_invitation(self, account_id: str, invitation: dict[str, Any]) -> None:
         """Note an invitation (a tournament's) and wake the account's waiting requests."""
@@ -430,3 +514,8 @@ class AccountStore:
         if secret is not None:
             return str(secret)
         return str(self._secret_if_exists(keys=[self._key(account_id)], args=[new]))
+
+
+def _seconds_until(when: float) -> int:
+    """Whole seconds from now until ``when`` (at least 1), for an ``EXPIRE``."""
+    return max(1, int(when - time.time()) + 1)

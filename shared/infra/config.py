@@ -73,6 +73,33 @@ class Settings:
     # Seconds a person's seat of a casual match may owe a move before it is abandoned (the
     # fallback plays it from then on, or the match ends: shared.matches.resignation); 0: never.
     human_idle_seconds: float = 1800.0
+    # A post-match analysis searches each of a seat's decisions with this many simulations,
+    # each search capped at ANALYSIS_SECONDS (shared.replays).
+    analysis_simulations: int = 300
+    analysis_seconds: float = 1.0
+    # Notification webhooks (shared.notifications): seconds before the first retry (doubled
+    # after each failed attempt, up to the longest wait), attempts before giving up (the
+    # defaults: 15 s, 30 s, ... 32 min, about an hour in all), seconds one attempt may take,
+    # and notifications kept per account (its event stream's replay and its delivery log).
+    notify_retry_base_seconds: float = 15.0
+    notify_retry_max_seconds: float = 1920.0
+    notify_max_attempts: int = 9
+    notify_timeout_seconds: float = 10.0
+    notify_keep: int = 1000
+    # Quick-play pools (shared.pools): the rating window (OpenSkill mu) two people must be
+    # within, its widening a second of waiting and its cap; the wait before a person who
+    # chose it gets bots in the empty seats; a waiting ticket nobody polls this long is dropped.
+    pool_window: float = 2.0
+    pool_widen_per_second: float = 0.25
+    pool_max_window: float = 12.5
+    pool_bot_fill_seconds: float = 30.0
+    pool_idle_seconds: float = 90.0
+    # People's sessions (shared.accounts.sessions): an access token's seconds, a refresh
+    # token's days; sign-in attempts a minute per name and per client address (0: no limit).
+    person_access_seconds: float = 900.0
+    person_refresh_days: float = 30.0
+    signins_per_name_per_minute: int = 5
+    signins_per_address_per_minute: int = 30
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -123,4 +150,21 @@ class Settings:
                                                           100_000_000)),
             account_retention_days=float(os.environ.get("ACCOUNT_RETENTION_DAYS", 365.0)),
             human_idle_seconds=float(os.environ.get("HUMAN_IDLE_SECONDS", 1800.0)),
+            analysis_simulations=int(os.environ.get("ANALYSIS_SIMULATIONS", 300)),
+            analysis_seconds=float(os.environ.get("ANALYSIS_SECONDS", 1.0)),
+            notify_retry_base_seconds=float(os.environ.get("NOTIFY_RETRY_BASE_SECONDS", 15.0)),
+            notify_retry_max_seconds=float(os.environ.get("NOTIFY_RETRY_MAX_SECONDS", 1920.0)),
+            notify_max_attempts=int(os.environ.get("NOTIFY_MAX_ATTEMPTS", 9)),
+            notify_timeout_seconds=float(os.environ.get("NOTIFY_TIMEOUT_SECONDS", 10.0)),
+            notify_keep=int(os.environ.get("NOTIFY_KEEP", 1000)),
+            pool_window=float(os.environ.get("POOL_WINDOW", 2.0)),
+            pool_widen_per_second=float(os.environ.get("POOL_WIDEN_PER_SECOND", 0.25)),
+            pool_max_window=float(os.environ.get("POOL_MAX_WINDOW", 12.5)),
+            pool_bot_fill_seconds=float(os.environ.get("POOL_BOT_FILL_SECONDS", 30.0)),
+            pool_idle_seconds=float(os.environ.get("POOL_IDLE_SECONDS", 90.0)),
+            person_access_seconds=float(os.environ.get("PERSON_ACCESS_SECONDS", 900.0)),
+            person_refresh_days=float(os.environ.get("PERSON_REFRESH_DAYS", 30.0)),
+            signins_per_name_per_minute=int(os.environ.get("SIGNINS_PER_NAME_PER_MINUTE", 5)),
+            signins_per_address_per_minute=int(os.environ.get("SIGNINS_PER_ADDRESS_PER_MINUTE",
+                                                              30)),
         )

@@ -23,6 +23,10 @@ MATCH_FINISHED_TASK = "evo.match_finished"
 TOURNAMENT_TICK_TASK = "evo.tick_tournament"
 TOURNAMENT_SWEEP_TASK = "evo.sweep_tournaments"
 DEADLINE_SWEEP_TASK = "evo.sweep_deadlines"
+ANALYSIS_TASK = "evo.analyse_match"
+NOTIFY_TASK = "evo.deliver_notification"
+NOTIFY_SWEEP_TASK = "evo.sweep_notifications"
+POOL_SWEEP_TASK = "evo.sweep_pools"
 AMQP_SCHEMES = ("amqp://", "amqps://", "pyamqp://")
 
 
@@ -78,6 +82,17 @@ def make_sender(broker_url: str, task: str) -> Callable[[str], None]:
     return send
 
 
+def make_notify_sender(broker_url: str) -> Callable[[str, str, int, float], None]:
+    """A ``send(account_id, delivery_id, attempt, countdown)`` for a notification's webhook
+    delivery (``shared.notifications``), on the queue of people's matches."""
+
+    def send(account_id: str, delivery_id: str, attempt: int, countdown: float) -> None:
+        _sender(broker_url).send_task(NOTIFY_TASK, args=[account_id, delivery_id, attempt],
+                                      queue=BOT_QUEUE, countdown=countdown or None)
+
+    return send
+
+
 def broker_reachable(broker_url: str, timeout: int = 2) -> bool:
     try:
         with _sender(broker_url).connection_for_write() as conn:
@@ -93,3 +108,9 @@ def send_hint(broker_url: str, match_id: str, seat: int, version: int) -> None:
     seconds, the task expires: the question's mark has run out by the time anyone asks again."""
     _sender(broker_url).send_task(HINT_TASK, args=[match_id, seat, version], queue=BOT_QUEUE,
                                   expires=HINT_QUEUED)
+
+
+def send_analysis(broker_url: str, match_id: str, seat: int) -> None:
+    """Ask a worker, by task name, for the analysis of ``seat``'s decisions in a finished
+    match (``shared.replays``): on the tournament queue, behind nobody's table."""
+    _sender(broker_url).send_task(ANALYSIS_TASK, args=[match_id, seat], queue=TOURNAMENT_QUEUE)

@@ -14,11 +14,16 @@ Names and texts are per language: ``texts.<lang>.json`` beside the engine's data
 category names, names the data file does not give (``names``, by component id), one text per
 component id (``texts``) and templates for components that share a text (every copy of a
 card), filled with the component's numbers and names. A translation is another such file.
+
+The same files word the moves: ``labels`` holds one template per kind of move label
+(``str.format`` fields), read through :func:`wording` (``State.move_label(move, lang)``), so
+a game's labels are translated beside its components and the API never names a game.
 """
 
 from __future__ import annotations
 
 import json
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +35,31 @@ def load_texts(data_dir: Path, lang: str = "en") -> dict[str, Any]:
     texts: dict[str, Any] = json.loads(
         (data_dir / f"texts.{lang}.json").read_text(encoding="utf-8"))
     return texts
+
+
+class Wording:
+    """A game's words in one language: its move label templates and component names, each
+    falling back to English (``texts.en.json``) where the language lacks it."""
+
+    def __init__(self, texts: dict[str, Any], english: dict[str, Any]) -> None:
+        self.labels: dict[str, str] = {**english.get("labels", {}), **texts.get("labels", {})}
+        self.names: dict[str, str] = {**english.get("names", {}), **texts.get("names", {})}
+
+    def label(self, key: str, **values: Any) -> str:
+        """Label template ``key`` filled with ``values``."""
+        return self.labels[key].format(**values)
+
+    def name(self, component_id: str, default: str) -> str:
+        """The name of component ``component_id`` (``default``: the data file's, English)."""
+        return self.names.get(component_id, default)
+
+
+@cache
+def wording(data_dir: Path, lang: str) -> Wording:
+    """The words of the engine in ``data_dir`` in ``lang`` (English if it has no such file)."""
+    english = load_texts(data_dir, "en")
+    own = (data_dir / f"texts.{lang}.json").is_file() and lang != "en"
+    return Wording(load_texts(data_dir, lang) if own else english, english)
 
 
 def component(category: str, key: int | str, name: str, text: str, *,

@@ -128,7 +128,9 @@ class State(metaclass=ABCMeta):
     def move_id(self, move: Move) -> str:
         return canonical_id(move)
 
-    def move_label(self, move: Move) -> str:
+    def move_label(self, move: Move, lang: str = "en") -> str:
+        """A label of ``move`` for people, in ``lang`` (engines word it from the label
+        templates of their ``texts.<lang>.json``: :func:`shared.kernel.catalogue.wording`)."""
         return self.move_id(move)
 
     def random_move(self, seat: int, rng: random.Random) -> Move:

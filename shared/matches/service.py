@@ -43,7 +43,7 @@ from shared.games import all_games, get_game
 from shared.infra.secrets import hash_secret
 from shared.infra.stats import WorkerStats
 from shared.kernel.protocol import Game, IllegalMove, NotYourTurn, State
-from shared.matches import carryover, clocks, resignation
+from shared.matches import carryover, clocks, resignation, summaries
 from shared.matches import randomness as match_random
 from shared.matches.moves import move_problem
 from shared.matches.randomness import MatchRandom
@@ -64,6 +64,11 @@ LIST_SCAN = 500  # the latest matches not over that a listing looks through
 #: match: at most the other seats of a step can overtake it, so this bounds only a pathology.
 REJUDGE_LIMIT = 16
 OnFinish = Callable[[str], None]
+#: Told of each committed write: the match, the seats that now owe a move they did not owe
+#: before it, and whether it started the match (``shared.notifications``).
+Committed = Callable[[MatchRecord, list[int], bool], None]
+#: Told of each invitation a new match sends an account (account id, the invitation).
+Invited = Callable[[str, dict[str, Any]], None]
 
 
 def _public_seat(seat: Mapping[str, object]) -> dict[str, object]:
@@ -145,6 +150,8 @@ class MatchService:
         self.background = background or enqueue
         self.on_finish = on_finish
         self.idempotency_ttl = idempotency_ttl
+        self.committed: list[Committed] = []  # set by shared.services
+        self.invited: list[Invited] = []
 
     # -- creation ---------------------------------------------------------------------------
     def create_match(self, game_id: str, options: dict[str, Any] | None, seed: int | None,
@@ -200,6 +207,13 @@ class MatchService:
             record.finish_owed = owes_finish(record)
         self._restart_clocks(record, None)
         created = self.store.create(record, {s: hash_secret(t) for s, t in tokens.items()})
+        if not self._after_create(record, accounts, created):
+            return self.load(record.id), {}
+        return record, tokens
+
+    def _after_create(self, record: MatchRecord, accounts: list[str], created: bool) -> bool:
+        """Note the match for its accounts; if this call ``created`` it, tell the invited,
+        announce it and start its bots. Returns ``created``."""
         # Noting the seats again is harmless, and needed if a creator died half-way (its bot
         # turns are re-enqueued by the sweep).
         invited = set(pending_invitations(record))
@@ -207,11 +221,14 @@ class MatchService:
             self.accounts.add_match(account_id, record.id, self._invitation(
                 record, account_id) if account_id in invited and created else None)
         if not created:
-            return self.load(record.id), {}
+            return False
+        for account_id in dict.fromkeys(a for a in accounts if a in invited):
+            self._tell(self.invited, account_id, self._invitation(record, account_id))
+        self.announce(record, list(record.to_move), False)
         self.enqueue_bot_turns(record)
         if record.finish_owed:
             self.send_finish(record.id)
-        return record, tokens
+        return True
 
     @staticmethod
     def _game_for(game_id: str, options: dict[str, Any] | None, players: int
@@ -500,14 +517,15 @@ class MatchService:
                 break
         return out
 
-    def legal_moves(self, record: MatchRecord, seat: int | None) -> list[dict[str, Any]]:
+    def legal_moves(self, record: MatchRecord, seat: int | None, lang: str = "en"
+                    ) -> list[dict[str, Any]]:
         """The moves ``seat`` may make now (none if it owes none or has resigned: the
-        fallback plays it; None, a spectator: none)."""
+        fallback plays it; None, a spectator: none), labelled in ``lang``."""
         if (record.status != MatchStatus.RUNNING or seat not in record.to_move
                 or seat in record.resigned):
             return []
         state = get_game(record.game).state_from_json(json.loads(record.state))
-        return [{"id": state.move_id(m), "label": state.move_label(m), "move": m}
+        return [{"id": state.move_id(m), "label": state.move_label(m, lang), "move": m}
                 for m in state.legal_moves(seat)]
 
     def events(self, record: MatchRecord, seat: int | None, since: int = 0
@@ -560,6 +578,7 @@ class MatchService:
                                  new_token=(chosen, hash_secret(token)), queued=due,
                                  queued_ttl=QUEUED_TTL):
                 self.send_bot_turns(record, due)
+                self._started(record)
                 return record, chosen, token
         raise Conflict("too many concurrent joins; try again")
 
@@ -588,6 +607,7 @@ class MatchService:
             due = self.bot_seats_due(record)
             if self.store.commit(record, expected, [entry], queued=due, queued_ttl=QUEUED_TTL):
                 self.send_bot_turns(record, due)
+                self._started(record)
                 return record
         raise Conflict("too many concurrent changes; try again")
 
@@ -731,6 +751,7 @@ class MatchService:
         except IllegalMove as exc:
             raise Unprocessable(f"illegal move: {exc}", version=record.version) from None
         events = events + self._count_timeout(record, seat, timeout)
+        owed_before = set(record.to_move)
         self._advance(record, game, state, rng, seat)
         entry = {"version": record.version, "seat": seat, "move": canonical, "label": label,
                  "events": events, "at": record.updated_at}
@@ -759,10 +780,20 @@ class MatchService:
                                         bot, timeout, None, rejudge - 1)
             raise Conflict("another move was accepted first; read the match again",
                            version=self.store.version(match_id))
+        self._handed_on(record, due, owed_before, seat if timeout is not None else None)
+        return answer
+
+    def _handed_on(self, record: MatchRecord, due: list[int], owed_before: set[int],
+                   played_for: int | None) -> None:
+        """After a committed move: the bot turns it hands on, its finish, its news: the seats
+        that owe a move they did not owe before it, and the seat whose move the server played
+        (a timeout) if it owes again. A seat that moved itself and owes again is not told:
+        its own move's answer says so."""
         self.send_bot_turns(record, due)
         if record.finish_owed:
             self.send_finish(record.id)
-        return answer
+        self.announce(record, [s for s in record.to_move
+                               if s not in owed_before or s == played_for], False)
 
     @staticmethod
     def _check_playable(record: MatchRecord, seat: int, bot: dict[str, Any] | None) -> None:
@@ -957,7 +988,28 @@ class MatchService:
         record.status, record.version, record.updated_at = status, expected + 1, time.time()
         record.to_move, record.owed_since, record.bots_since = [], {}, None
         entry = {"version": record.version, "at": record.updated_at, "events": [event]}
-        return self.store.commit(record, expected, [entry], ended=self.kept_form(record))
+        if not self.store.commit(record, expected, [entry], ended=self.kept_form(record)):
+            return False
+        self.announce(record, [], False)
+        return True
+
+    def _started(self, record: MatchRecord) -> None:
+        """Announce a write that started ``record`` (the last seat joined or accepted)."""
+        if record.status == MatchStatus.RUNNING:
+            self.announce(record, list(record.to_move), True)
+
+    def announce(self, record: MatchRecord, fresh: list[int], started: bool) -> None:
+        """Tell ``committed`` of a committed write. A failure is logged, not raised: the
+        write stands (a notification is news, not the match)."""
+        self._tell(self.committed, record, fresh, started)
+
+    @staticmethod
+    def _tell(hooks: Sequence[Callable[..., None]], *args: Any) -> None:
+        for hook in hooks:
+            try:
+                hook(*args)
+            except Exception as exc:  # Redis or the broker away: the match goes on
+                log.warning("a notification hook failed: %r", exc)
 
     def kept_form(self, record: MatchRecord) -> dict[str, Any] | None:
         """What is kept of ``record`` after its end, if it ends with this write: the match as
@@ -1166,6 +1218,14 @@ class MatchService:
     def touch_finishing(self, match_id: str, when: float) -> None:
         """Look at a match's owed finish again only after ``when``."""
         self.store.touch_finishing(match_id, when)
+
+    # -- an account's matches, as its owner lists them (``GET /v1/me/matches``) -------------
+    def summaries(self, match_ids: Sequence[str], account_id: str
+                  ) -> list[dict[str, Any] | None]:
+        """Each match as ``account_id`` lists it (``shared.matches.summaries``; None: gone),
+        read in one pipeline (and one read per ended match no longer kept whole)."""
+        return summaries.summaries(match_ids, self.store.load_many(match_ids),
+                                   self.store.kept_result, account_id)
 
 
 def redact(entry: dict[str, Any], seat: int | None) -> dict[str, Any]:

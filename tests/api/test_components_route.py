@@ -59,6 +59,7 @@ def test_unknown_game_and_unknown_query_are_problems(client: FlaskClient) -> Non
     assert missing.status_code == 404
     check(missing, PATH, "GET")
     game_id = client.get("/v1/games").get_json()["games"][0]["id"]
-    refused = client.get(f"/v1/games/{game_id}/components?lang=fi")
+    # ``lang`` is the catalogue's language (tests/api/test_languages_api.py); others are refused.
+    refused = client.get(f"/v1/games/{game_id}/components?language=fi")
     assert refused.status_code == 422
     check(refused, PATH, "GET")

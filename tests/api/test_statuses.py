@@ -88,6 +88,7 @@ BODIES: dict[tuple[str, str], Any] = {
         {"bot": {"kind": "random"}}, {"bot": {"kind": "random"}}]},
     ("post", "/v1/me/keys"): {"name": "second"},
     ("patch", "/v1/me"): {"name": "Renamed"},
+    ("post", "/v1/me/pool"): {"game": "savanna", "players": 2},
 }
 
 
@@ -151,7 +152,8 @@ def test_with_the_store_full_every_answer_is_documented(
                            json=BODIES[("post", "/v1/tournaments")]).get_json()
     ids = {"match_id": created["id"], "tournament_id": tournament["id"], "game_id": "savanna",
            "filename": "arena.css", "path": "index.html", "name": "default",
-           "player": "bot:random", "invitation_id": "match-" + "0" * 16}
+           "player": "bot:random", "invitation_id": "match-" + "0" * 16,
+           "delivery_id": "n_" + "0" * 24}
     tokens = {"/v1/matches": token, "/v1/me": account["key"],
               "/v1/tournaments": tournament["owner_token"]}
     admin.config_set("maxmemory", 1)  # every write is now refused with OOM (noeviction)
@@ -171,6 +173,7 @@ def test_with_the_store_unreachable_every_answer_is_documented() -> None:
     http = app_on("redis://127.0.0.1:1/0").test_client()
     ids = {"match_id": "0" * 16, "tournament_id": "0" * 16, "game_id": "savanna",
            "filename": "arena.css", "path": "index.html", "name": "default",
-           "player": "bot:random", "invitation_id": "match-" + "0" * 16}
+           "player": "bot:random", "invitation_id": "match-" + "0" * 16,
+           "delivery_id": "n_" + "0" * 24}
     seen = call_every_operation(http, ids, {"": "x" * 20}, None)
     assert ("post", "/v1/matches", 503) in seen

@@ -326,7 +326,8 @@ def test_moves_ids_labels_and_uniform_random_moves() -> None:
     picks = state.legal_moves(0)
     assert picks == [pick("lion"), pick("zebra")]  # one move per card type
     assert [state.move_id(m) for m in picks] == ["pick:lion", "pick:zebra"]
-    assert state.move_label(pick("watering_hole")).startswith("Pick Watering hole")
+    # The card is named as the catalogue names it (texts.en.json).
+    assert state.move_label(pick("watering_hole")).startswith("Pick Watering Hole")
     counts = Counter(state.move_id(state.random_move(0, random.Random(i))) for i in range(2000))
     assert set(counts) == {"pick:lion", "pick:zebra"} and min(counts.values()) > 800
     state = placing({(0, 0): "grass"}, "zebra")

@@ -50,6 +50,9 @@ def stack_env(redis_url: str, broker_url: str | None = None) -> dict[str, str]:
                ACCOUNTS_PER_MINUTE="1000", TOURNAMENTS_PER_MINUTE="1000",
                TOURNAMENTS_PER_CLIENT="1000",
                FINISH_RETRY_AFTER="1", **UNLIMITED)
+    # Notification webhooks retried within seconds, not an hour (docs/notifications.md).
+    env.update(NOTIFY_RETRY_BASE_SECONDS="0.5", NOTIFY_RETRY_MAX_SECONDS="2",
+               NOTIFY_MAX_ATTEMPTS="30")
     # A person's turn budget shorter than the default 5 s: even a `hard` chain's first
     # decision is then shrunk (half of 3 s), so the tests see it bind at once.
     env["TURN_BUDGET_SECONDS"] = TURN_BUDGET_SECONDS

@@ -354,6 +354,45 @@ def test_a_person_resigns_on_the_page_after_confirming(
     assert ended["resigned"] == [0] and ended["result"]["winners"] == [1]
 
 
+def test_a_czech_person_reads_the_lobby_and_a_match_in_czech_and_picks_finnish(
+        browser: Browser, api_url: str, worker: Worker) -> None:
+    """The browser's language chooses the page's (docs/languages.md): the templates' strings,
+    the page's own (Arena.t, window.EVO_MESSAGES) and the move labels the API words (a hint's
+    too); the language picker's choice is remembered and passed on to the next page."""
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True,
+                                  locale="cs-CZ")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        page.goto(f"{api_url}/")
+        expect(page.locator("html")).to_have_attribute("lang", "cs")
+        expect(page.locator("h2").first).to_have_text("Nová partie")  # a template string
+        page.select_option("#game", "savanna")
+        page.select_option("#seats", "2")
+        expect(page.locator("#seat-kinds legend")).to_have_text("Kdo hraje na kterém místě")
+        expect(page.locator("#seat-kinds label").first).to_contain_text("Místo 0")  # Arena.t
+        page.select_option("select[name=seat-0]", "human")
+        page.select_option("select[name=seat-1]", "bot:random")
+        page.click("#create-button")
+        page.wait_for_url(f"{api_url}/play/*")
+        expect(page.locator("#moves-card h2")).to_have_text("Váš tah")
+        # The labels come from the API in the page's language (Accept-Language).
+        expect(page.locator("button.move").first).to_contain_text("Vybrat", timeout=10_000)
+        page.click("#hint")  # the worker's search answers; the API words its label
+        expect(page.locator("#hint-text")).to_contain_text("Vybrat", timeout=TURN_TIMEOUT)
+        page.select_option("#lang-picker", "fi")
+        page.wait_for_url("**lang=fi")
+        expect(page.locator("#moves-card h2")).to_have_text("Sinun siirtosi")
+        expect(page.locator("button.move").first).to_contain_text("Valitse", timeout=10_000)
+        page.goto(f"{api_url}/")  # no lang: the remembered choice is passed on
+        page.wait_for_url("**/?lang=fi")
+        expect(page.locator("h2").first).to_have_text("Uusi ottelu")
+        assert errors == [], errors
+    finally:
+        context.close()
+
+
 def test_the_match_page_counts_the_clocks_down(page: Page, api_url: str,
                                                 client: Client) -> None:
     """A real-time match's page shows each person's clock and counts a running one down

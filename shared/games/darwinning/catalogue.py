@@ -68,22 +68,25 @@ def _card(texts: dict[str, Any], number: int, card: dict[str, Any], envs: dict[s
           abilities: dict[int, str]) -> Component:
     icon = card["icon"]
     if icon is None:  # a joker
-        return component("card", number, from_template(texts, "joker_name"),
+        return component("card", number,
+                         name_of(texts, "card", number, from_template(texts, "joker_name")),
                          from_template(texts, "joker"),
                          numbers={"value": 0}, icons=["joker"])
     value, colour = card["value"], card["colour"]
     numbers = {"value": value}
+    # The colour by its name in the language (texts' labels: "colour_acorn"), the key as is.
+    named = str(texts.get("labels", {}).get(f"colour_{colour}", colour))
     parts = [f"ability:{value}"]
     if icon["kind"] == "environment":
-        text = from_template(texts, "card_environment", value=value, colour=colour,
+        text = from_template(texts, "card_environment", value=value, colour=named,
                              environment=envs[icon["environment"]], ability=abilities[value])
         icons = ["environment", icon["environment"]]
         parts.append(f"environment:{ENV_INDEX[icon['environment']]}")
     else:
         numbers[icon["kind"]] = icon["amount"]
-        text = from_template(texts, f"card_{icon['kind']}", value=value, colour=colour,
+        text = from_template(texts, f"card_{icon['kind']}", value=value, colour=named,
                              amount=icon["amount"], ability=abilities[value])
         icons = [icon["kind"]]
-    name = from_template(texts, "card_name", value=value, colour=colour)
+    name = from_template(texts, "card_name", value=value, colour=named)
     return component("card", number, name, text, numbers=numbers, colour=colour,
                      icons=icons, parts=parts, reconstruction=True)

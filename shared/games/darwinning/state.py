@@ -25,7 +25,7 @@ from shared.kernel.protocol import (
 )
 from shared.kernel.rng import randbelow, shuffle
 
-from . import plays, survival, tricks, upgrades, views
+from . import plays, survival, tricks, upgrades, views, wording
 from .cards import (
     CARD_COUNT,
     DUMMY_CARDS,
@@ -324,8 +324,8 @@ class DarwinningState(EventsOptionalState):
     def view(self, seat: int | None) -> View:
         return views.view(self, seat)
 
-    def move_label(self, move: Move) -> str:
-        return views.move_label(self, move)
+    def move_label(self, move: Move, lang: str = "en") -> str:
+        return wording.move_label(self, move, lang)
 
     def explain_illegal(self, seat: int, move: Move) -> str:
         return views.explain_illegal(self, seat, move)

@@ -10,28 +10,16 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable
 from itertools import combinations
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING
 
 from shared.kernel.protocol import Move, View
 from shared.kernel.rng import randbelow, shuffle
 
 from .cards import (
-    ABILITY_NAMES,
     CARD_COUNT,
-    CHAIN,
-    EGGS,
-    ENV_ICON,
-    ENVIRONMENTS,
     KEEP,
-    SPECIES,
-    VALUE,
-    ZERO_SLOT,
-    card_label,
 )
-from .combos import classify, combo_label
-from .model import Board
 
 if TYPE_CHECKING:
     from .state import DarwinningState
@@ -158,141 +146,6 @@ def sample_with_plan(plan: Plan, rng: random.Random, fresh: bool = True) -> Darw
         st.hidden[s] = [pool.pop() for _ in range(down)]
     st.deck = pool
     return st
-
-
-# -- wording -----------------------------------------------------------------------------------
-
-def _cards(cards: list[int]) -> str:
-    return " + ".join(card_label(c) for c in cards) if cards else "nothing"
-
-
-def _slot(board: Board, slot: int) -> str:
-    where = "the zero-point box" if slot == ZERO_SLOT else f"place {slot + 1}"
-    entry = board.slots[slot]
-    if entry is None:
-        return where
-    return f"{where} (replacing {ABILITY_NAMES[Board.slot_ability(entry)]})"
-
-
-def _use(st: DarwinningState, seat: int, move: Move) -> str:
-    card, use = move["card"], move["use"]
-    what = card_label(card)
-    if use == "chain":
-        return f"food chain up {CHAIN[card]} ({what})"
-    if use == "chain_down":
-        return f"food chain down {CHAIN[card]} ({what})"
-    if use == "eggs":
-        return f"+{EGGS[card]} egg{'s' if EGGS[card] > 1 else ''} ({what})"
-    if use == "environment":
-        return f"adapt to {ENVIRONMENTS[ENV_ICON[card]]} ({what})"
-    return (f"ability {ABILITY_NAMES[VALUE[card]]} ({what}) in "
-            f"{_slot(st.boards[seat], move['slot'])}")
-
-
-def _who(st: DarwinningState, seat: int) -> str:
-    return f"seat {seat}'s {SPECIES[st.boards[seat].species]['name']}"
-
-
-def _combo(cards: tuple[int, ...], move: Move) -> str:
-    """The label of the combination ``cards`` with the move's jokers."""
-    rank_sum = classify(cards, tuple(move.get("jokers", [])))
-    rank = rank_sum[0] if rank_sum else 0
-    return combo_label(cards, tuple(move.get("jokers", [])), rank)
-
-
-def _label_play(st: DarwinningState, move: Move, actor: int) -> str:
-    if st.num_players == 2 and st.edition != "1.7":
-        return f"play {_cards(move['cards'])} from hand (dummy cards announced next)"
-    cards = tuple(sorted(move["cards"] + move.get("dummy", [])))
-    text = f"play {_combo(cards, move)}"
-    if move.get("dummy"):
-        text += f" (dummy's {_cards(move['dummy'])})"
-    return text
-
-
-def _label_announce(st: DarwinningState, move: Move, actor: int) -> str:
-    play = next((p for p in st.trick if p["seat"] == actor), None)
-    own = play["cards"] if play else []
-    cards = tuple(sorted(own + move["dummy"]))
-    used = f"use the dummy's {_cards(move['dummy'])}" if move["dummy"] else \
-        "use no dummy card"
-    return f"{used}: {_combo(cards, move)}"
-
-
-def _label_lead(st: DarwinningState, move: Move, actor: int) -> str:
-    return "lead the first trick yourself" if move["seat"] == actor else \
-        f"let seat {move['seat']} lead the first trick"
-
-
-def _label_upgrade(st: DarwinningState, move: Move, actor: int) -> str:
-    return f"upgrade: {_use(st, actor, move)}"
-
-
-def _label_pick(st: DarwinningState, move: Move, actor: int) -> str:
-    target = st.queue[0]["target"] if st.queue else actor
-    whose = "your species" if target == actor else _who(st, target)
-    return f"take {card_label(move['card'])} from the discard pile for {whose}: " \
-           f"{_use(st, target, move)}"
-
-
-def _label_steal(st: DarwinningState, move: Move, actor: int) -> str:
-    return f"steal {ABILITY_NAMES[VALUE[move['card']]]} ({card_label(move['card'])})"
-
-
-def _label_metamorphosis(st: DarwinningState, move: Move, actor: int) -> str:
-    card = st.queue[0]["card"] if st.queue else 0
-    return (f"Metamorphosis: put {ABILITY_NAMES[VALUE[card]]} ({card_label(card)}) in "
-            f"{_slot(st.boards[actor], move['slot'])}")
-
-
-def _label_symbiosis(st: DarwinningState, move: Move, actor: int) -> str:
-    return f"Symbiosis: live in {move['environment']} this era"
-
-
-def _label_eat(st: DarwinningState, move: Move, actor: int) -> str:
-    return "eat the dummy" if move["target"] == "dummy" else f"eat {_who(st, move['target'])}"
-
-
-def _label_discard(st: DarwinningState, move: Move, actor: int) -> str:
-    return f"secretly discard {_cards(move['cards'])}"
-
-
-def _label_keep(st: DarwinningState, move: Move, actor: int) -> str:
-    return f"keep {_cards(move['cards'])} for the next era"
-
-
-#: A move's label by its type: ``(state, move, seat to act) -> text``.
-_LABELS: Final[dict[str, Callable[[DarwinningState, Move, int], str]]] = {
-    "play": _label_play,
-    "announce": _label_announce,
-    "lead": _label_lead,
-    "upgrade": _label_upgrade,
-    "pick": _label_pick,
-    "steal": _label_steal,
-    "metamorphosis": _label_metamorphosis,
-    "symbiosis": _label_symbiosis,
-    "eat": _label_eat,
-    "discard": _label_discard,
-    "keep": _label_keep,
-}
-#: The labels of the moves that carry nothing but their type.
-_PLAIN_LABELS: Final[dict[str, str]] = {
-    "no_upgrade": "no upgrade",
-    "no_pick": "decline the pick from the discard pile",
-    "no_steal": "steal nothing",
-    "stop_eating": "eat no more species",
-}
-
-
-def move_label(st: DarwinningState, move: Move) -> str:
-    kind = move.get("type")
-    plain = _PLAIN_LABELS.get(kind) if isinstance(kind, str) else None
-    if plain is not None:
-        return plain
-    label = _LABELS.get(kind) if isinstance(kind, str) else None
-    if label is None:
-        return json.dumps(move, sort_keys=True)
-    return label(st, move, st.to_move()[0] if st.to_move() else 0)
 
 
 def explain_illegal(st: DarwinningState, seat: int, move: Move) -> str:

@@ -232,8 +232,8 @@ class EvolutionState(EventsOptionalState):
     def view(self, seat: int | None) -> View:
         return views.view(self, seat)
 
-    def move_label(self, move: Move) -> str:
-        return views.move_label(self, move)
+    def move_label(self, move: Move, lang: str = "en") -> str:
+        return views.move_label(self, move, lang)
 
     def explain_illegal(self, seat: int, move: Move) -> str:
         return views.explain_illegal(self, seat, move)

@@ -13,8 +13,10 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
+from shared.kernel.catalogue import Wording, wording
 from shared.kernel.protocol import Move, View
 from shared.kernel.rng import shuffle
 
@@ -23,6 +25,9 @@ from .model import Animal
 
 if TYPE_CHECKING:
     from .state import EvolutionState
+
+#: The engine's folder: its ``texts.<lang>.json`` word the move labels.
+_DATA_DIR: Final = Path(__file__).resolve().parent
 
 
 def _animal_view(a: Animal, seat: int | None) -> dict[str, Any]:
@@ -93,105 +98,111 @@ def sample_from_view(view: View, seat: int | None, rng: random.Random) -> Evolut
 
 # -- wording -----------------------------------------------------------------------------------
 
-def _whose(st: EvolutionState, animal_id: int, seat: int) -> str:
+def _trait(w: Wording, key: str) -> str:
+    return w.name(f"trait:{key}", TRAIT_NAMES.get(key, key))
+
+
+def _card(w: Wording, card: int) -> str:
+    """``"Grazing / Fat Tissue"`` for a two-trait card, in the wording's language."""
+    return " / ".join(_trait(w, t) for t in faces(card))
+
+
+def _whose(w: Wording, st: EvolutionState, animal_id: int, seat: int) -> str:
     a = st.animals.get(animal_id)
     if a is None:
-        return f"animal #{animal_id}"
-    return f"your animal #{animal_id}" if a.owner == seat else \
-        f"seat {a.owner}'s animal #{animal_id}"
+        return w.label("animal", animal=animal_id)
+    return w.label("animal_own", animal=animal_id) if a.owner == seat else \
+        w.label("animal_other", animal=animal_id, seat=a.owner)
 
 
-def _label_play_animal(st: EvolutionState, move: Move, seat: int, trait: str) -> str:
-    return f"Play {card_label(move['card'])} as a new animal"
+def _label_play_animal(w: Wording, st: EvolutionState, move: Move, seat: int) -> str:
+    return w.label("play_animal", card=_card(w, move["card"]))
 
 
-def _label_play_trait(st: EvolutionState, move: Move, seat: int, trait: str) -> str:
-    return f"Play {trait} on {_whose(st, move['animal'], seat)}"
+def _label_play_trait(w: Wording, st: EvolutionState, move: Move, seat: int) -> str:
+    return w.label("play_trait", trait=_trait(w, str(move.get("trait"))),
+                   animal=_whose(w, st, move["animal"], seat))
 
 
-def _label_play_pair(st: EvolutionState, move: Move, seat: int, trait: str) -> str:
+def _label_play_pair(w: Wording, st: EvolutionState, move: Move, seat: int) -> str:
     a, b = move["animals"]
-    if move["trait"] == "symbiosis":
-        return f"Play Symbiosis on your animals #{a} (symbiont) and #{b}"
-    return f"Play {trait} on your animals #{a} and #{b}"
+    key = "play_symbiosis" if move["trait"] == "symbiosis" else "play_pair"
+    return w.label(key, trait=_trait(w, str(move.get("trait"))), first=a, second=b)
 
 
-def _label_pass(st: EvolutionState, move: Move, seat: int, trait: str) -> str:
-    return "Pass (play no more cards this phase)" if st.phase == "development" \
-        else "Pass (stop feeding for this phase)"
+def _label_pass(w: Wording, st: EvolutionState, move: Move, seat: int) -> str:
+    return w.label("pass_development" if st.phase == "development" else "pass_feeding")
 
 
-def _label_take_food(st: EvolutionState, move: Move, seat: int, trait: str) -> str:
-    return f"Take a red food token for your animal #{move['animal']}"
+def _label_take_food(w: Wording, st: EvolutionState, move: Move, seat: int) -> str:
+    return w.label("take_food", animal=move["animal"])
 
 
-def _label_attack(st: EvolutionState, move: Move, seat: int, trait: str) -> str:
-    return (f"Attack {_whose(st, move['target'], seat)} with your animal "
-            f"#{move['carnivore']} (carnivorous)")
+def _label_attack(w: Wording, st: EvolutionState, move: Move, seat: int) -> str:
+    return w.label("attack", target=_whose(w, st, move["target"], seat),
+                   animal=move["carnivore"])
 
 
-def _label_burn_fat(st: EvolutionState, move: Move, seat: int, trait: str) -> str:
-    return f"Turn {move['amount']} fat of your animal #{move['animal']} into food"
+def _label_burn_fat(w: Wording, st: EvolutionState, move: Move, seat: int) -> str:
+    return w.label("burn_fat", amount=move["amount"], animal=move["animal"])
 
 
-def _label_use_trait(st: EvolutionState, move: Move, seat: int, trait: str) -> str:
+def _label_use_trait(w: Wording, st: EvolutionState, move: Move, seat: int) -> str:
     if move["trait"] == "grazing":
-        return f"Use Grazing of your animal #{move['animal']} (destroy a red token)"
+        return w.label("use_grazing", animal=move["animal"])
     if move["trait"] == "piracy":
-        return (f"Use Piracy: your animal #{move['animal']} steals food from "
-                f"{_whose(st, move['target'], seat)}")
-    return f"Use Hibernation: your animal #{move['animal']} counts as fed this round"
+        return w.label("use_piracy", animal=move["animal"],
+                       target=_whose(w, st, move["target"], seat))
+    return w.label("use_hibernation", animal=move["animal"])
 
 
-def _label_end_turn(st: EvolutionState, move: Move, seat: int, trait: str) -> str:
-    return "End your turn"
+def _label_end_turn(w: Wording, st: EvolutionState, move: Move, seat: int) -> str:
+    return w.label("end_turn")
 
 
-def _pair_trait(st: EvolutionState, move: Move) -> str:
+def _pair_trait(w: Wording, st: EvolutionState, move: Move) -> str:
     """The name of the paired trait whose card the move names ("?" if none)."""
-    return TRAIT_NAMES[st.pairs[move["card"]][0]] if move["card"] in st.pairs else "?"
+    return _trait(w, st.pairs[move["card"]][0]) if move["card"] in st.pairs else "?"
 
 
-def _label_pair_food(st: EvolutionState, move: Move, seat: int, trait: str) -> str:
-    return f"{_pair_trait(st, move)} hands a food token to your animal #{move['animal']}"
+def _label_pair_food(w: Wording, st: EvolutionState, move: Move, seat: int) -> str:
+    return w.label("pair_food", trait=_pair_trait(w, st, move), animal=move["animal"])
 
 
-def _label_pair_skip(st: EvolutionState, move: Move, seat: int, trait: str) -> str:
-    return (f"Let {_pair_trait(st, move)} give your fed animal #{move['animal']} nothing "
-            "(no fat stored)")
+def _label_pair_skip(w: Wording, st: EvolutionState, move: Move, seat: int) -> str:
+    return w.label("pair_skip", trait=_pair_trait(w, st, move), animal=move["animal"])
 
 
-def _label_store_fat(st: EvolutionState, move: Move, seat: int, trait: str) -> str:
-    return f"Store the food token in the Fat Tissue of your animal #{move['animal']}"
+def _label_store_fat(w: Wording, st: EvolutionState, move: Move, seat: int) -> str:
+    return w.label("store_fat", animal=move["animal"])
 
 
-def _label_skip_fat(st: EvolutionState, move: Move, seat: int, trait: str) -> str:
-    return f"Do not store the food token on your fed animal #{move['animal']}"
+def _label_skip_fat(w: Wording, st: EvolutionState, move: Move, seat: int) -> str:
+    return w.label("skip_fat", animal=move["animal"])
 
 
-def _label_scavenger(st: EvolutionState, move: Move, seat: int, trait: str) -> str:
-    return f"Your Scavenger #{move['animal']} eats the leftovers"
+def _label_scavenger(w: Wording, st: EvolutionState, move: Move, seat: int) -> str:
+    return w.label("scavenger", animal=move["animal"])
 
 
-def _label_decline(st: EvolutionState, move: Move, seat: int, trait: str) -> str:
-    target = st.pending["target"] if st.pending else "?"
-    return f"Do not defend: your animal #{target} is eaten"
+def _label_decline(w: Wording, st: EvolutionState, move: Move, seat: int) -> str:
+    return w.label("decline", animal=st.pending["target"] if st.pending else "?")
 
 
-def _label_defend(st: EvolutionState, move: Move, seat: int, trait: str) -> str:
+def _label_defend(w: Wording, st: EvolutionState, move: Move, seat: int) -> str:
     if move["trait"] == "running":
-        return "Defend with Running (roll a die)"
+        return w.label("defend_running")
     if move["trait"] == "mimicry":
-        return f"Defend with Mimicry: redirect the attack to your animal #{move['animal']}"
+        return w.label("defend_mimicry", animal=move["animal"])
     card = move["card"]
     lost = st.pairs[card][0] if card in st.pairs else next(
         (t for c, t in st.animals[st.pending["target"]].traits if c == card), "?") \
         if st.pending else "?"
-    return f"Defend with Tail Loss: discard {TRAIT_NAMES.get(lost, lost)}"
+    return w.label("defend_tail_loss", trait=_trait(w, lost))
 
 
-#: A move's label by its type: ``(state, move, seat to act, trait name) -> text``.
-_LABELS: Final[dict[str, Callable[[EvolutionState, Move, int, str], str]]] = {
+#: A move's label by its type: ``(wording, state, move, seat to act) -> text``.
+_LABELS: Final[dict[str, Callable[[Wording, EvolutionState, Move, int], str]]] = {
     "play_animal": _label_play_animal,
     "play_trait": _label_play_trait,
     "play_pair": _label_play_pair,
@@ -211,14 +222,13 @@ _LABELS: Final[dict[str, Callable[[EvolutionState, Move, int, str], str]]] = {
 }
 
 
-def move_label(st: EvolutionState, move: Move) -> str:
+def move_label(st: EvolutionState, move: Move, lang: str = "en") -> str:
     seat = st.to_move()[0] if st.to_move() else st.turn
     kind = move.get("type")
-    trait = TRAIT_NAMES.get(str(move.get("trait")), str(move.get("trait")))
     label = _LABELS.get(kind) if isinstance(kind, str) else None
     if label is None:
         return json.dumps(move, sort_keys=True)
-    return label(st, move, seat, trait)
+    return label(wording(_DATA_DIR, lang), st, move, seat)
 
 
 #: The move types of each phase (``pass`` is in both).

@@ -12,16 +12,21 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
+from shared.kernel.catalogue import Wording, wording
 from shared.kernel.protocol import Move, View
 from shared.kernel.rng import randbelow, shuffle
 
-from .cards import DECK_SIZE, TRAIT_NAMES, TRAIT_OF, card_label
+from .cards import DECK_SIZE, FOOD_OF, TRAIT_NAMES, TRAIT_OF
 from .model import Species
 
 if TYPE_CHECKING:
     from .state import NSState
+
+#: The engine's folder: its ``texts.<lang>.json`` word the move labels.
+_DATA_DIR: Final = Path(__file__).resolve().parent
 
 
 def _public(data: dict[str, Any]) -> dict[str, Any]:
@@ -151,70 +156,80 @@ def _fitting_card(sp: Species, pool: list[int], rng: random.Random) -> int:
 
 # -- wording -----------------------------------------------------------------------------------
 
-def _species(st: NSState, seat: int, index: int, viewer: int | None = None) -> str:
+def _card(w: Wording, card: int) -> str:
+    """``"Horns (food 3)"`` in the wording's language."""
+    return w.label("card", trait=_trait(w, TRAIT_OF[card]), food=FOOD_OF[card])
+
+
+def _trait(w: Wording, key: str) -> str:
+    return w.name(f"trait:{key}", TRAIT_NAMES.get(key, key))
+
+
+def _species(w: Wording, st: NSState, seat: int, index: int, viewer: int | None = None) -> str:
     """``seat``'s species ``index`` as ``viewer`` sees it (None: the owner)."""
-    whose = "your" if viewer is None or viewer == seat else f"seat {seat}'s"
+    own = viewer is None or viewer == seat
+    name = w.label("species_own" if own else "species_other", seat=seat, number=index + 1)
     if st.qbase is not None and viewer is not None and viewer != seat:
         rows = st.qbase[seat]["species"]  # quick variant: as the phase began (N-3.10)
         if index >= len(rows):
-            return f"{whose} species #{index + 1}"
+            return name
         data = rows[index]
         body, pop, cards = data["body"], data["pop"], data["traits"][:len(data["traits"])
                                                                      - data["down"]]
     else:
         row = st.species[seat]
         if index >= len(row):
-            return f"{whose} species #{index + 1}"
+            return name
         sp = row[index]
         body, pop, cards = sp.body, sp.pop, sp.traits[:len(sp.traits) - sp.down]
-    shown = [TRAIT_NAMES[TRAIT_OF[c]] for c in cards]
+    shown = [_trait(w, TRAIT_OF[c]) for c in cards]
     traits = f", {'/'.join(shown)}" if shown else ""
-    return f"{whose} species #{index + 1} (body {body}, pop {pop}{traits})"
+    return w.label("species", species=name, body=body, pop=pop, traits=traits)
 
 
-NEGATE_NAMES: Final = {"warning_call_left": "Warning Call of its left neighbour",
-                       "warning_call_right": "Warning Call of its right neighbour"}
+#: Label templates of the moves that carry nothing to fill in.
+_PLAIN: Final = {"done": "done", "strike": "strike", "pass": "pass"}
 
 
-def move_label(st: NSState, move: Move) -> str:
+def move_label(st: NSState, move: Move, lang: str = "en") -> str:
     seats = st.to_move()
     seat = st.turn if st.turn in seats or not seats else seats[0]
     kind = move.get("type")
+    w = wording(_DATA_DIR, lang)
+    if isinstance(kind, str) and kind in _PLAIN:
+        return w.label(_PLAIN[kind])
     if kind == "food":
-        return f"Put {card_label(move['card'])} face down on the watering hole as food"
+        return w.label("food", card=_card(w, move["card"]))
     if kind == "trait":
-        text = f"Play {card_label(move['card'])} face down on your species #{move['species'] + 1}"
         if move.get("replace") is not None:
-            text += f", discarding its {TRAIT_NAMES[TRAIT_OF[move['replace']]]}"
-        return text
+            return w.label("trait_replace", card=_card(w, move["card"]),
+                           number=move["species"] + 1,
+                           trait=_trait(w, TRAIT_OF[move["replace"]]))
+        return w.label("trait", card=_card(w, move["card"]), number=move["species"] + 1)
     if kind == "new_species":
-        return f"Discard {card_label(move['card'])} for a new species at the {move['side']} end"
+        return w.label(f"new_species_{move['side']}", card=_card(w, move["card"]))
     if kind == "grow":
-        what = "body size" if move["what"] == "body" else "population"
-        return f"Discard {card_label(move['card'])}: +1 {what} on " \
-               f"{_species(st, move['seat'], move['species'], seat)}"
-    if kind == "done":
-        return "Done: keep the other cards for the next round"
+        return w.label("grow_body" if move["what"] == "body" else "grow_pop",
+                       card=_card(w, move["card"]),
+                       species=_species(w, st, move["seat"], move["species"], seat))
     if kind == "effect":
-        return f"Resolve {TRAIT_NAMES[move['trait']]} of your species #{move['species'] + 1} next"
+        return w.label("effect", trait=_trait(w, move["trait"]), number=move["species"] + 1)
     if kind == "eat":
-        return f"Feed {_species(st, seat, move['species'])} from the watering hole"
+        return w.label("eat", species=_species(w, st, seat, move["species"]))
     if kind == "intelligence":
-        return f"Intelligence: discard {card_label(move['card'])}, your species " \
-               f"#{move['species'] + 1} takes plant food from the bank"
+        return w.label("intelligence", card=_card(w, move["card"]), number=move["species"] + 1)
     if kind == "attack":
-        return (f"Attack {_species(st, move['target_seat'], move['target'], seat)} "
-                f"with your carnivore #{move['species'] + 1}")
+        return w.label("attack", number=move["species"] + 1,
+                       species=_species(w, st, move["target_seat"], move["target"], seat))
     if kind == "negate":
-        trait = NEGATE_NAMES.get(move["trait"], TRAIT_NAMES.get(move["trait"], move["trait"]))
-        return f"Intelligence: discard {card_label(move['card'])} to negate {trait}"
-    if kind == "strike":
-        return "Carry out the attack"
-    if kind == "pass":
-        return ("Pass: no more feedings that cost an Intelligence card or store Fat Tissue "
-                "food this phase (a hungry species that can eat without a card must still "
-                "be fed)")
+        trait = w.label(move["trait"]) if move["trait"] in NEGATED else \
+            _trait(w, move["trait"])
+        return w.label("negate", card=_card(w, move["card"]), trait=trait)
     return json.dumps(move, sort_keys=True)
+
+
+#: Defences named by a label of their own (the neighbour's Warning Call).
+NEGATED: Final = frozenset({"warning_call_left", "warning_call_right"})
 
 
 def explain_illegal(st: NSState, seat: int, move: Move) -> str:

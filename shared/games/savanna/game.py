@@ -26,6 +26,7 @@ import random
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Final
 
 from shared.games.savanna.scoring import (
@@ -38,6 +39,7 @@ from shared.games.savanna.scoring import (
     score_all,
     score_savanna,
 )
+from shared.kernel.catalogue import wording
 from shared.kernel.protocol import (
     Event,
     Game,
@@ -54,6 +56,8 @@ Cell = tuple[int, int]
 
 STEPS_PER_PHASE: Final = HAND_SIZE - 1  # S-2.3: a phase ends when each hand is down to one card
 PHASES: Final = 2
+#: The folder of the engine's data (its texts word the move labels).
+_DATA_DIR: Final = Path(__file__).resolve().parent
 _LABELS: Final = {t: t.replace("_", " ").capitalize() for t in CARD_TYPES}
 # Every possible move and its id, built once: the search lists and compares them thousands of
 # times a second. Cells stay within 3 rows / 4 columns of the first card (S-2.4). The move
@@ -285,12 +289,14 @@ class SavannaState(State):
                 return _PLACE_IDS.get((row, col)) or f"place:{row},{col}"
         return super().move_id(move)
 
-    def move_label(self, move: Move) -> str:
+    def move_label(self, move: Move, lang: str = "en") -> str:
         kind = move.get("type")
+        words = wording(_DATA_DIR, lang)
         if kind == "pick" and move.get("card") in _LABELS:
-            return f"Pick {_LABELS[move['card']]} (face down until every seat has picked)"
+            card = move["card"]
+            return words.label("pick", card=words.name(f"card:{card}", _LABELS[card]))
         if kind == "place":
-            return f"Place your revealed card at row {move.get('row')}, column {move.get('col')}"
+            return words.label("place", row=move.get("row"), col=move.get("col"))
         return self.move_id(move)
 
     def observe_move(self, seat: int, move: Move, observer: int) -> str:

@@ -1,0 +1,1 @@
+"""Notifications for apps: the account event stream and notification webhooks."""
