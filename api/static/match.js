@@ -416,7 +416,7 @@ function drawClocks() {
     const name = match.seats[clock.seat] ? match.seats[clock.seat].name : String(clock.seat);
     return Arena.el("li", { class: clock.running ? "running" : "" }, Arena.t(
       "{name} ({kind}): {time}", { name, kind, time: clockText(left) }),
-    clock.running ? ` · ${Arena.t("running")}` : "");
+    clock.running ? [" · ", Arena.t("running")] : "");
   }));
 }
 setInterval(drawClocks, 250);
