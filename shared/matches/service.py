@@ -474,6 +474,7 @@ class MatchService:
         """The match as ``seat`` (None: a spectator) may see it. A sealed match shows no
         view but a seat's own while it runs, and no seed (``MatchRecord.sealed``)."""
         now = time.time()
+        shown_clocks = clocks.view(record, now)
         game = get_game(record.game)
         state = game.state_from_json(json.loads(record.state))
         ended = record.status in ENDED
@@ -490,8 +491,10 @@ class MatchService:
             "move_deadline": record.move_deadline, "deadline_at": record.deadline_at(),
             "rated": record.rated, "tournament": record.tournament,
             "forfeited": record.forfeited, "resigned": record.resigned,
-            "time_control": record.time_control, "clocks": clocks.view(record, now),
-            "server_time": now,
+            "time_control": record.time_control, "clocks": shown_clocks,
+            # Only while a clock runs does the answer depend on the time it is made: any
+            # other stays the same between writes (its ETag too).
+            "server_time": now if any(c["running"] for c in shown_clocks) else None,
         }
 
     def list_matches(self, status: str | None, game: str | None, open_seat: bool | None,

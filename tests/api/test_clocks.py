@@ -98,6 +98,7 @@ def test_the_resource_shows_each_seats_clock(app: Flask, client: FlaskClient) ->
 def test_no_time_control_shows_no_clocks(client: FlaskClient) -> None:
     match = create(client).get_json()
     assert match["time_control"] is None and match["clocks"] == []
+    assert match["server_time"] is None  # the answer does not depend on the time
 
 
 def test_a_realtime_seat_out_of_time_cannot_move_and_is_resigned(
