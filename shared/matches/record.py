@@ -61,9 +61,10 @@ class MatchRecord:
     clock: dict[int, float] = field(default_factory=dict)
 
     def deadline_at(self) -> float | None:
-        """When the first deadline of a seat that owes a move passes (None: no deadline)."""
+        """When the first deadline of a seat that owes a move passes: its move deadline, or
+        its time control's clock running out (None: no deadline)."""
         if self.move_deadline is None or self.status != MatchStatus.RUNNING or not self.owed_since:
-            return None
+            return clocks.due_at(self)
         return min(self.owed_since.values()) + self.move_deadline
 
     def idle_at(self) -> float | None:

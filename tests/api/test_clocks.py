@@ -80,6 +80,8 @@ def test_the_resource_shows_each_seats_clock(app: Flask, client: FlaskClient) ->
     assert match["time_control"] == {"kind": "realtime", "base": 60.0, "increment": 2.0}
     assert match["to_move"] == [0, 1]  # a simultaneous step: both clocks run
     assert [(c["seat"], c["running"]) for c in match["clocks"]] == [(0, True), (1, True)]
+    # The match's first deadline (as "my matches" and "your turn" name it) is the clocks'.
+    assert match["deadline_at"] == pytest.approx(min(c["deadline"] for c in match["clocks"]))
     for shown in match["clocks"]:
         assert shown["deadline"] == pytest.approx(match["server_time"] + shown["remaining"],
                                                   abs=0.01)
