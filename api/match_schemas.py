@@ -9,6 +9,7 @@ from marshmallow import RAISE, Schema, ValidationError, fields, validate, valida
 from shared.bots.catalogue import BOT_KINDS, LEVELS, MAX_SECONDS, MAX_SIMULATIONS, MIN_SECONDS
 from shared.domain.names import name_problem
 from shared.domain.types import MatchStatus, SeatKind
+from shared.matches import clocks
 
 
 class StrictInt(fields.Integer):
@@ -109,6 +110,32 @@ class SeatSchema(Schema):
             raise ValidationError("give one of 'level', 'simulations' or 'seconds'", "bot")
 
 
+class TimeControlSchema(Schema):
+    """A match's time control (``shared.matches.clocks``): real-time or turn-based."""
+
+    class Meta:
+        unknown = RAISE
+
+    kind = fields.String(required=True, validate=validate.OneOf([clocks.REALTIME,
+                                                                 clocks.TURN_BASED]))
+    base = StrictNumber(validate=validate.Range(*clocks.BASE_RANGE))
+    increment = StrictNumber(validate=validate.Range(*clocks.INCREMENT_RANGE))
+    per_move = StrictNumber(validate=validate.Range(*clocks.PER_MOVE_RANGE))
+    resign_after = StrictInt(validate=validate.Range(*clocks.RESIGN_AFTER_RANGE))
+
+    @validates_schema
+    def fields_of_kind(self, data: dict[str, Any], **_: Any) -> None:
+        given = set(data) - {"kind"}
+        needed, allowed = (({"base"}, {"base", "increment"}) if data["kind"] == clocks.REALTIME
+                           else ({"per_move"}, {"per_move", "resign_after"}))
+        if needed - given:
+            raise ValidationError(f"a {data['kind']} time control needs "
+                                  f"{', '.join(sorted(needed - given))}")
+        if given - allowed:
+            raise ValidationError(f"a {data['kind']} time control takes no "
+                                  f"{', '.join(sorted(given - allowed))}")
+
+
 class CreateMatchSchema(Schema):
     class Meta:
         unknown = RAISE
@@ -120,6 +147,13 @@ class CreateMatchSchema(Schema):
                         validate=validate.Length(1, 8))
     move_deadline = fields.Float(validate=validate.Range(0.1, 86400), allow_nan=False)
     rated = StrictBool(load_default=False)
+    time_control = fields.Nested(TimeControlSchema)
+
+    @validates_schema
+    def one_clock(self, data: dict[str, Any], **_: Any) -> None:
+        if "time_control" in data and "move_deadline" in data:
+            raise ValidationError("give one of 'time_control' or 'move_deadline'",
+                                  "time_control")
 
 
 class JoinSchema(Schema):

@@ -58,7 +58,7 @@ def create_match() -> tuple[dict[str, Any], int, dict[str, str]]:
         record, tokens = service().create_match(
             body["game"], body["options"], body.get("seed"), body["seats"],
             rated=body["rated"], move_deadline=body.get("move_deadline"), match_id=match_id,
-            accepted=accepted)
+            accepted=accepted, time_control=body.get("time_control"))
     except Exception:
         if work is not None:
             work.release(client_address(), match_id)

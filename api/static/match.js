@@ -375,3 +375,48 @@ async function announce(match, token) {
 document.getElementById("join").addEventListener("click", join);
 document.getElementById("hint").addEventListener("click", askHint);
 refresh().then(follow);
+
+// -- clocks: a match's time control counts down live (docs/api.md "Clocks and turn-based
+// play"). Self-contained: it reads page.match as refresh() leaves it, and counts a running
+// clock down from `remaining` as of when that answer arrived (so the device's own clock's
+// offset from the server's does not matter).
+function clockText(seconds) {
+  const s = Math.max(0, Math.ceil(seconds));
+  const days = Math.floor(s / 86400);
+  const hours = Math.floor((s % 86400) / 3600);
+  const minutes = Math.floor((s % 3600) / 60);
+  const pad = (n) => String(n).padStart(2, "0");
+  if (days > 0) return Arena.t("{days} d {hours} h", { days, hours });
+  if (hours > 0) return `${hours}:${pad(minutes)}:${pad(s % 60)}`;
+  return `${minutes}:${pad(s % 60)}`;
+}
+
+const clockState = { match: null, arrived: 0 };
+function drawClocks() {
+  const match = page.match;
+  let box = document.getElementById("clocks");
+  if (!match || !Array.isArray(match.clocks) || match.clocks.length === 0) {
+    if (box) box.hidden = true;
+    return;
+  }
+  if (match !== clockState.match) {  // a new answer: count from its arrival
+    clockState.match = match;
+    clockState.arrived = Date.now() / 1000;
+  }
+  if (!box) {
+    box = Arena.el("ul", { id: "clocks", class: "clocks" });
+    document.getElementById("seats").after(box);
+  }
+  box.hidden = false;
+  const elapsed = Date.now() / 1000 - clockState.arrived;
+  const kind = match.time_control && match.time_control.kind === "turn_based"
+    ? Arena.t("per move") : Arena.t("clock");
+  box.replaceChildren(...match.clocks.map((clock) => {
+    const left = clock.running ? clock.remaining - elapsed : clock.remaining;
+    const name = match.seats[clock.seat] ? match.seats[clock.seat].name : String(clock.seat);
+    return Arena.el("li", { class: clock.running ? "running" : "" }, Arena.t(
+      "{name} ({kind}): {time}", { name, kind, time: clockText(left) }),
+    clock.running ? [" · ", Arena.t("running")] : "");
+  }));
+}
+setInterval(drawClocks, 250);

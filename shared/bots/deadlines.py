@@ -2,6 +2,10 @@
 person's seat that owes one past its idle limit (``MatchRecord.idle_after``) is abandoned
 (``shared.matches.resignation``: the fallback plays it from then on, or the match ends).
 
+A match's time control (``shared.matches.clocks``) is swept the same way: a seat out of time
+gets the fallback move, or is resigned (a real-time clock out, or the turn-based
+``resign_after``-th timeout in a row).
+
 Only seats the server does not play are clocked (a person's, a pull bot's): see
 ``shared.matches.service.clocked``. The sweep also expires matches left waiting for open seats.
 """
@@ -13,7 +17,8 @@ import time
 
 from shared.bots.fallback import play_timeout
 from shared.domain.errors import ServiceError
-from shared.matches import resignation
+from shared.matches import clocks, resignation
+from shared.matches.record import MatchRecord
 from shared.matches.service import MatchService, clocked
 
 log = logging.getLogger(__name__)
@@ -52,16 +57,29 @@ def _time_out(service: MatchService, match_id: str, now: float) -> int:
         overdue = [seat for seat, since in sorted(record.owed_since.items())
                    if record.move_deadline is not None and since + record.move_deadline <= now
                    and seat in record.to_move and clocked(record, seat)]
-        if not idle and not overdue:
+        out = clocks.overdue(record, now)
+        if not idle and not overdue and not out:
             service.index_deadlines(record)
             return played
         try:
             if idle:  # abandoned: the seat leaves (the fallback plays it, or the match ends)
                 service.resign(match_id, idle[0], idle_by=now)
                 log.info("match %s: seat %s abandoned (idle)", match_id, idle[0])
-            else:
+            elif overdue:
                 play_timeout(service, record, overdue[0], "deadline")
                 played += 1
+            else:
+                played += _out_of_time(service, record, out[0], now)
         except ServiceError as exc:  # the seat moved just in time: look again
             log.info("deadline move dropped in match %s: %s", match_id, exc.detail)
     return played
+
+
+def _out_of_time(service: MatchService, record: MatchRecord, seat: int, now: float) -> int:
+    """A seat whose clock ran out: resigned, or given the fallback move (1: a move played)."""
+    if clocks.resigns(record, seat):
+        service.resign(record.id, seat, clock_by=now)
+        log.info("match %s: seat %s resigned (out of time)", record.id, seat)
+        return 0
+    play_timeout(service, record, seat, "clock")
+    return 1

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from shared.domain.types import ENDED, MatchStatus, SeatKind, SeatRecord
+from shared.matches import clocks
 
 __all__ = ["ENDED", "MatchRecord"]  # ENDED: re-exported, the statuses of an ended match
 
@@ -54,11 +55,16 @@ class MatchRecord:
     # Seconds a person's seat may owe a move before it counts as abandoned (None: never);
     # fixed when the match is created (``HUMAN_IDLE_SECONDS``).
     idle_after: float | None = None
+    # The match's time control (``shared.matches.clocks``; None: none), fixed at creation,
+    # and each seat's real-time clock as of when it last started owing a move.
+    time_control: dict[str, Any] | None = None
+    clock: dict[int, float] = field(default_factory=dict)
 
     def deadline_at(self) -> float | None:
-        """When the first deadline of a seat that owes a move passes (None: no deadline)."""
+        """When the first deadline of a seat that owes a move passes: its move deadline, or
+        its time control's clock running out (None: no deadline)."""
         if self.move_deadline is None or self.status != MatchStatus.RUNNING or not self.owed_since:
-            return None
+            return clocks.due_at(self)
         return min(self.owed_since.values()) + self.move_deadline
 
     def idle_at(self) -> float | None:
@@ -74,9 +80,10 @@ class MatchRecord:
                 and self.seats[seat]["kind"] in (SeatKind.HUMAN, SeatKind.OPEN))
 
     def due_at(self) -> float | None:
-        """When the deadline sweep must next look at the match: the first move deadline or
-        idle limit to pass (None: neither runs)."""
-        times = [t for t in (self.deadline_at(), self.idle_at()) if t is not None]
+        """When the deadline sweep must next look at the match: the first move deadline,
+        idle limit or clock to run out (None: none runs)."""
+        times = [t for t in (self.deadline_at(), self.idle_at(), clocks.due_at(self))
+                 if t is not None]
         return min(times) if times else None
 
     def to_fields(self) -> dict[str, str]:
@@ -95,6 +102,7 @@ class MatchRecord:
             "bots_since": json.dumps(self.bots_since),
             "finish_owed": json.dumps(self.finish_owed), "sealed": json.dumps(self.sealed),
             "resigned": json.dumps(self.resigned), "idle_after": json.dumps(self.idle_after),
+            "time_control": json.dumps(self.time_control), "clock": json.dumps(self.clock),
         }
 
     @classmethod
@@ -120,4 +128,6 @@ class MatchRecord:
             sealed=json.loads(fields.get("sealed", "false")),
             resigned=json.loads(fields.get("resigned", "[]")),
             idle_after=json.loads(fields.get("idle_after", "null")),
+            time_control=json.loads(fields.get("time_control", "null")),
+            clock={int(k): v for k, v in json.loads(fields.get("clock", "{}")).items()},
         )

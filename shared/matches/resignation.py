@@ -21,8 +21,9 @@ from shared.domain.errors import Conflict
 from shared.domain.types import MatchStatus, SeatKind
 from shared.matches.record import ENDED, MatchRecord
 
-#: Why a seat left, as its log event and the problem details say.
-RESIGNED, IDLE = "resigned", "idle"
+#: Why a seat left, as its log event and the problem details say (``timeout``: its clock ran
+#: out, ``shared.matches.clocks``).
+RESIGNED, IDLE, TIMEOUT = "resigned", "idle", "timeout"
 
 
 def check(record: MatchRecord, seat: int, idle_by: float | None = None) -> None:

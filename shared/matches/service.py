@@ -18,7 +18,8 @@ A match may set ``move_deadline``: a person's or pull bot's seat that owes a mov
 a fallback move (``shared.bots.deadlines``); after ``forfeit_after`` consecutive timeouts the
 seat forfeits and the fallback plays it to the end. A seat may also leave for good
 (:meth:`MatchService.resign`; a person's seat idle past ``idle_after`` is abandoned the same
-way): ``shared.matches.resignation`` says what that changes.
+way): ``shared.matches.resignation`` says what that changes. A match may instead have a
+``time_control`` (real-time clocks or turn-based play): ``shared.matches.clocks``.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ from shared.games import all_games, get_game
 from shared.infra.secrets import hash_secret
 from shared.infra.stats import WorkerStats
 from shared.kernel.protocol import Game, IllegalMove, NotYourTurn, State
-from shared.matches import carryover, resignation, summaries
+from shared.matches import carryover, clocks, resignation, summaries
 from shared.matches import randomness as match_random
 from shared.matches.moves import move_problem
 from shared.matches.randomness import MatchRandom
@@ -157,7 +158,8 @@ class MatchService:
                      seats: list[dict[str, Any]], *, move_deadline: float | None = None,
                      rated: bool = False, tournament: str | None = None,
                      forfeit_after: int | None = None, match_id: str | None = None,
-                     accepted: Collection[str] = (), sealed: bool = False
+                     accepted: Collection[str] = (), sealed: bool = False,
+                     time_control: dict[str, Any] | None = None
                      ) -> tuple[MatchRecord, dict[int, str]]:
         """Create a match; returns it and the tokens of its human seats (shown only now).
 
@@ -169,7 +171,8 @@ class MatchService:
         A tournament names the ``match_id`` it claimed; creating it again returns the stored
         match unchanged (and no token). A ``sealed`` match (a tournament's, whose deal other
         matches replay) shows nothing derived from its seed but a seat's own view while it
-        runs, even once over, until :meth:`unseal`.
+        runs, even once over, until :meth:`unseal`. A ``time_control``
+        (``shared.matches.clocks``) replaces the idle limit: the clock keeps the seats moving.
         """
         game, resolved = self._game_for(game_id, options, len(seats))
         stored_seats, tokens = self._seats(seats, accepted)
@@ -195,7 +198,10 @@ class MatchService:
             to_move=state.to_move(), created_at=now, updated_at=now, tournament=tournament,
             rated=rated, move_deadline=move_deadline, forfeit_after=forfeit_after,
             seeded=seeded, sealed=sealed,
-            idle_after=None if tournament is not None else self.human_idle_seconds)
+            idle_after=(None if tournament is not None or time_control is not None
+                        else self.human_idle_seconds),
+            time_control=clocks.normalised(time_control),
+            clock=clocks.start(time_control, len(seats)))
         if state.is_over():  # a game with no decisions at all; kept for completeness
             record.status, record.result = MatchStatus.FINISHED, state.result().to_json()
             record.finish_owed = owes_finish(record)
@@ -467,6 +473,8 @@ class MatchService:
     def describe(self, record: MatchRecord, seat: int | None) -> dict[str, Any]:
         """The match as ``seat`` (None: a spectator) may see it. A sealed match shows no
         view but a seat's own while it runs, and no seed (``MatchRecord.sealed``)."""
+        now = time.time()
+        shown_clocks = clocks.view(record, now)
         game = get_game(record.game)
         state = game.state_from_json(json.loads(record.state))
         ended = record.status in ENDED
@@ -483,6 +491,10 @@ class MatchService:
             "move_deadline": record.move_deadline, "deadline_at": record.deadline_at(),
             "rated": record.rated, "tournament": record.tournament,
             "forfeited": record.forfeited, "resigned": record.resigned,
+            "time_control": record.time_control, "clocks": shown_clocks,
+            # Only while a clock runs does the answer depend on the time it is made: any
+            # other stays the same between writes (its ETag too).
+            "server_time": now if any(c["running"] for c in shown_clocks) else None,
         }
 
     def list_matches(self, status: str | None, game: str | None, open_seat: bool | None,
@@ -640,17 +652,23 @@ class MatchService:
             "reason": f"the invitation of account(s) {', '.join(late)} expired unanswered"})
 
     # -- leaving: resigning, or abandoning by idling (shared.matches.resignation) ----------
-    def resign(self, match_id: str, seat: int, idle_by: float | None = None) -> MatchRecord:
+    def resign(self, match_id: str, seat: int, idle_by: float | None = None,
+               clock_by: float | None = None) -> MatchRecord:
         """``seat`` leaves the match for good: the fallback plays it to the end and it ranks
         last, or the match ends now if nobody is left to play for. 409 if the match is not
         running or the seat has already left or forfeited. ``idle_by``: the seat is
-        abandoned, having owed a move past its idle limit by then (409 if it has moved)."""
+        abandoned, having owed a move past its idle limit by then (409 if it has moved);
+        ``clock_by``: its clock ran out by then (``shared.matches.clocks.resigns``)."""
         for _ in range(10):  # retry a lost compare-and-set against the players
             record = self.load(match_id)
             resignation.check(record, seat, idle_by)
+            if clock_by is not None and seat not in clocks.overdue(record, clock_by):
+                raise Conflict(f"seat {seat} is not out of time: it moved",
+                               version=record.version)
             expected = record.version
-            event = resignation.leave(record, seat, resignation.RESIGNED if idle_by is None
-                                      else resignation.IDLE)
+            reason = (resignation.IDLE if idle_by is not None else resignation.TIMEOUT
+                      if clock_by is not None else resignation.RESIGNED)
+            event = resignation.leave(record, seat, reason)
             record.version, record.updated_at = expected + 1, time.time()
             record.finish_owed = owes_finish(record)
             self._restart_clocks(record, None)
@@ -708,15 +726,7 @@ class MatchService:
         with it. ``given``: a record the caller read, used instead of reading it again.
         ``rejudge``: how many more times a lost compare-and-set judges the move again."""
         record = given if given is not None else self.load(match_id)
-        if record.status == MatchStatus.WAITING:
-            raise Conflict("the match is waiting for its open seats to be joined or its "
-                           "invited accounts to accept", version=record.version)
-        if record.status in ENDED:
-            ended = "over" if record.status == MatchStatus.FINISHED else record.status
-            raise Conflict(f"the match is {ended}", version=record.version)
-        if seat in record.resigned and bot is None:  # only the fallback plays it now
-            raise Conflict(f"seat {seat} has left this match: the fallback plays it",
-                           version=record.version)
+        self._check_playable(record, seat, bot)
         game = get_game(record.game)
         state = game.state_from_json(json.loads(record.state))
         applied_at = expected_version
@@ -787,6 +797,22 @@ class MatchService:
             self.send_finish(record.id)
         self.announce(record, [s for s in record.to_move
                                if s not in owed_before or s == played_for], False)
+
+    @staticmethod
+    def _check_playable(record: MatchRecord, seat: int, bot: dict[str, Any] | None) -> None:
+        """409 unless ``seat`` may move in ``record`` now (``bot``: the server plays it)."""
+        if record.status == MatchStatus.WAITING:
+            raise Conflict("the match is waiting for its open seats to be joined or its "
+                           "invited accounts to accept", version=record.version)
+        if record.status in ENDED:
+            ended = "over" if record.status == MatchStatus.FINISHED else record.status
+            raise Conflict(f"the match is {ended}", version=record.version)
+        if seat in record.resigned and bot is None:  # only the fallback plays it now
+            raise Conflict(f"seat {seat} has left this match: the fallback plays it",
+                           version=record.version)
+        if bot is None and clocks.flagged(record, seat, time.time()):
+            raise Conflict(f"seat {seat}'s clock has run out: the move is too late",
+                           version=record.version)
 
     def question_holds(self, record: MatchRecord, seat: int, question: carryover.Question,
                        state: State | None = None) -> bool:
@@ -880,7 +906,8 @@ class MatchService:
         at the write's ``updated_at``, the time its log entry shows)."""
         now = time.time()
         owing = [s for s in record.to_move if record.status == MatchStatus.RUNNING
-                 and (clocked(record, s) or record.idles(s))]
+                 and (clocked(record, s) or record.idles(s) or clocks.timed(record, s))]
+        clocks.charge(record, mover, owing, now)  # before the seats' ``owed_since`` restart
         record.owed_since = {s: (record.owed_since.get(s, now) if s != mover else now)
                              for s in owing}
         # The turn budget's start: the write after which no waiting seat owes a move (one
@@ -1095,7 +1122,9 @@ class MatchService:
             return []
         state = get_game(record.game).state_from_json(json.loads(record.state))
         return [{"match": record.id, "seat": seat, "version": record.version,
-                 "game": record.game, "deadline_at": record.deadline_at(),
+                 "game": record.game,
+                 # A time control's clock, else the match's move deadline.
+                 "deadline_at": clocks.deadline(record, seat) or record.deadline_at(),
                  "view": state.view(seat),
                  "moves": [{"id": state.move_id(m), "label": state.move_label(m), "move": m}
                            for m in state.legal_moves(seat)]}

@@ -392,3 +392,19 @@ def test_a_czech_person_reads_the_lobby_and_a_match_in_czech_and_picks_finnish(
         assert errors == [], errors
     finally:
         context.close()
+
+
+def test_the_match_page_counts_the_clocks_down(page: Page, api_url: str,
+                                                client: Client) -> None:
+    """A real-time match's page shows each person's clock and counts a running one down
+    between answers (docs/api.md "Clocks and turn-based play")."""
+    created = client.create({"game": "savanna", "seats": [{"kind": "human"}, {"kind": "human"}],
+                             "time_control": {"kind": "realtime", "base": 600}})
+    match_id, token = created["id"], created["tokens"][0]["token"]
+    page.goto(f"{api_url}/play/{match_id}#seat=0&token={token}")
+    clocks = page.locator("#clocks li")
+    expect(clocks).to_have_count(2, timeout=TURN_TIMEOUT)
+    expect(clocks.first).to_contain_text("(clock): 9:5")  # 600 s, already counting down
+    expect(clocks.first).to_contain_text("running")
+    first = clocks.first.inner_text()
+    expect(clocks.first).not_to_have_text(first, timeout=3000)  # no new answer: it ticks

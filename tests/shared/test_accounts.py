@@ -131,3 +131,14 @@ def test_a_keys_account_is_read_every_time_in_one_round_trip(
         with RoundTrips() as unknown, pytest.raises(Unauthorized):
             accounts.account_id("evk_not-yet")
         assert unknown.count == 2
+
+
+def test_an_owed_turn_under_a_time_control_names_its_clocks_deadline(
+        services: tuple[MatchService, AccountService]) -> None:
+    matches, accounts = services
+    puller, _ = accounts.create("Clocked", None)
+    record, _ = matches.create_match("savanna", {}, 5, [
+        {"kind": "account", "account": puller["id"]}, {"kind": "human"}],
+        accepted=[puller["id"]], time_control={"kind": "turn_based", "per_move": 7200})
+    turns = accounts.wait_for_turns(puller["id"], 0)
+    assert turns[0]["deadline_at"] == pytest.approx(record.owed_since[0] + 7200)
