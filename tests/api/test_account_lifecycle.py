@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from prometheus_client import REGISTRY
 
 from api import create_app
 from shared.accounts import store as account_store
@@ -299,6 +300,11 @@ def revoke_default(client: FlaskClient, key: str) -> None:
     assert client.delete("/v1/me/keys/default", headers=auth(spare["key"])).status_code == 204
 
 
+def waiting_now() -> float:
+    """Long polls waiting in this process (the ``evo_waiting_clients`` gauge)."""
+    return REGISTRY.get_sample_value("evo_waiting_clients") or 0.0
+
+
 def test_a_long_poll_of_a_key_revoked_while_it_waits_gets_no_turns(
         app: Flask, client: FlaskClient) -> None:
     account = register(client)
@@ -308,9 +314,13 @@ def test_a_long_poll_of_a_key_revoked_while_it_waits_gets_no_turns(
         with app.test_client() as poller:
             answers.append(poller.get("/v1/me/turns?wait=10", headers=auth(account["key"])))
 
+    before = waiting_now()
     waiter = threading.Thread(target=poll)
     waiter.start()
-    time.sleep(0.5)  # it is waiting now
+    deadline = time.monotonic() + 10  # waiting now (its key checked), not merely started
+    while waiting_now() <= before:
+        assert time.monotonic() < deadline, "the long poll never started waiting"
+        time.sleep(0.02)
     revoke_default(client, account["key"])
     seat_later(app, account["id"], 0.0).join()
     waiter.join(timeout=15)
