@@ -11,8 +11,8 @@ from flask import Blueprint, current_app
 from marshmallow import fields, validate
 
 from api.arena_schemas import Strict
-from api.match_schemas import TimeControlSchema
 from api.context import accounts, bearer_token, json_body, query, rate_limit, settings
+from api.match_schemas import TimeControlSchema
 from shared.bots.catalogue import LEVELS
 from shared.pools.service import PoolService
 
