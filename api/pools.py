@@ -12,6 +12,7 @@ from marshmallow import fields, validate
 
 from api.arena_schemas import Strict
 from api.context import accounts, bearer_token, json_body, query, rate_limit, settings
+from api.match_schemas import TimeControlSchema
 from shared.bots.catalogue import LEVELS
 from shared.pools.service import PoolService
 
@@ -30,6 +31,8 @@ class JoinSchema(Strict):
     # A bot of this level may fill the empty seats once the pool's bot-fill wait is over.
     bot_fill = fields.String(load_default=None, allow_none=True,
                              validate=validate.OneOf(list(LEVELS)))
+    # The matches' time control; part of the pool, so only people who chose it meet.
+    time_control = fields.Nested(TimeControlSchema, load_default=None, allow_none=True)
 
 
 class WaitQuery(Strict):
@@ -55,7 +58,7 @@ def join_pool() -> tuple[dict[str, Any], int, dict[str, str]]:
     rate_limit("pools", settings().joins_per_minute, token)
     body = json_body(JoinSchema())
     new, ticket = pools().join(account_id, body["game"], body["players"], body["options"],
-                               body["bot_fill"])
+                               body["bot_fill"], body["time_control"])
     return ticket, 201 if new else 200, {"Location": "/v1/me/pool"}
 
 

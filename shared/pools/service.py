@@ -22,6 +22,7 @@ from typing import Any
 from shared.bots.catalogue import LEVELS
 from shared.domain.errors import Conflict, NotFound, ServiceError, Unprocessable
 from shared.games import get_game
+from shared.matches import clocks
 from shared.matches.service import MatchService
 from shared.pools.store import MatchRules, PoolStore
 from shared.ratings.model import MODEL
@@ -49,9 +50,13 @@ class PoolSettings:
     idle_seconds: float = 90.0
 
 
-def pool_id(game: str, players: int, options: dict[str, Any]) -> str:
-    """A pool's id: the game, the player count and a digest of the canonical options."""
-    canonical = json.dumps(options, sort_keys=True, separators=(",", ":"))
+def pool_id(game: str, players: int, options: dict[str, Any],
+            time_control: dict[str, Any] | None = None) -> str:
+    """A pool's id: the game, the player count and a digest of the canonical options and
+    time control (without one, the options alone: the pools that predate time controls)."""
+    digested: Any = options if time_control is None else {
+        "options": options, "time_control": time_control}
+    canonical = json.dumps(digested, sort_keys=True, separators=(",", ":"))
     return f"{game}-{players}-{hashlib.sha256(canonical.encode()).hexdigest()[:10]}"
 
 
@@ -67,10 +72,10 @@ class PoolService:
         self.found: list[Callable[[str, str, str], object]] = []
 
     # -- pools ------------------------------------------------------------------------------
-    def resolve(self, game_id: str, players: int, options: dict[str, Any] | None
-                ) -> tuple[str, dict[str, Any]]:
-        """The pool of a game, player count and options, validated and canonicalised by the
-        game's own option schema (422s)."""
+    def resolve(self, game_id: str, players: int, options: dict[str, Any] | None,
+                time_control: dict[str, Any] | None = None) -> tuple[str, dict[str, Any]]:
+        """The pool of a game, player count, options and time control (validated by the
+        caller), the options canonicalised by the game's own option schema (422s)."""
         try:
             game = get_game(game_id)
         except KeyError:
@@ -82,8 +87,11 @@ class PoolService:
             resolved = game.resolve_options(options)
         except ValueError as exc:
             raise Unprocessable(str(exc), field="options") from None
-        meta = {"game": game.id, "players": players, "options": resolved}
-        return pool_id(game.id, players, resolved), meta
+        meta: dict[str, Any] = {"game": game.id, "players": players, "options": resolved}
+        control = clocks.normalised(time_control)
+        if control is not None:  # part of the pool: people agree on it before they play
+            meta["time_control"] = control
+        return pool_id(game.id, players, resolved, control), meta
 
     def listing(self, game: str | None = None) -> list[dict[str, Any]]:
         """The known pools (of ``game``) with the number of people waiting in each."""
@@ -99,14 +107,14 @@ class PoolService:
 
     # -- a person's ticket ------------------------------------------------------------------
     def join(self, account_id: str, game_id: str, players: int,
-             options: dict[str, Any] | None, bot_level: str | None
-             ) -> tuple[bool, dict[str, Any]]:
+             options: dict[str, Any] | None, bot_level: str | None,
+             time_control: dict[str, Any] | None = None) -> tuple[bool, dict[str, Any]]:
         """Wait in the pool (True), or, already waiting there, change the bot choice (False).
         Waiting in another pool is a 409: an account waits in one pool at a time."""
         if bot_level is not None and bot_level not in LEVELS:
             raise Unprocessable(f"unknown bot level {bot_level!r}; known: "
                                 f"{', '.join(LEVELS)}", field="bot_fill")
-        pool, meta = self.resolve(game_id, players, options)
+        pool, meta = self.resolve(game_id, players, options, time_control)
         self._claim(account_id, pool)
         self.store.describe(pool, meta)
         key = f"account:{account_id}"
@@ -198,7 +206,7 @@ class PoolService:
             try:
                 self.matches.create_match(
                     meta["game"], meta["options"], None, entry["seats"], rated=True,
-                    match_id=entry["id"],
+                    match_id=entry["id"], time_control=meta.get("time_control"),
                     accepted=[s["account"] for s in entry["seats"] if s["kind"] == "account"])
             except ServiceError as exc:  # e.g. an account deleted while it waited
                 self.store.failed(pool, entry["id"], exc.detail, time.time())

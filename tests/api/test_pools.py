@@ -104,3 +104,27 @@ def test_one_pool_at_a_time_leave_and_refusals(client: FlaskClient) -> None:
     assert call(client, "POST", "/v1/me/pool", json={"game": "savanna", "players": 2}
                 )[0] == 401
     assert call(client, "GET", "/v1/me/pool?wait=99", ada)[0] == 422
+
+
+def test_the_time_control_is_part_of_the_pool_and_of_its_matches(client: FlaskClient) -> None:
+    turn_based = {"kind": "turn_based", "per_move": 86400}
+    ada, bob, cy = account(client, "tc-ada"), account(client, "tc-bob"), account(client, "tc-cy")
+    body = {"game": "savanna", "players": 2}
+    status, plain = call(client, "POST", "/v1/me/pool", ada, json=body)
+    assert status == 201 and "time_control" not in plain
+    status, timed = call(client, "POST", "/v1/me/pool", bob,
+                         json={**body, "time_control": turn_based})
+    # Another pool: the person who chose no clock is not matched with one who did.
+    assert status == 201 and timed["status"] == "waiting" and timed["pool"] != plain["pool"]
+    assert timed["time_control"] == {**turn_based, "resign_after": 3}
+    status, second = call(client, "POST", "/v1/me/pool", cy,
+                          json={**body, "time_control": {**turn_based, "resign_after": 3}})
+    assert status == 201 and second["status"] == "matched" and second["pool"] == timed["pool"]
+    match = client.get(f"/v1/matches/{second['match']}").get_json()
+    assert match["time_control"] == {"kind": "turn_based", "per_move": 86400.0,
+                                     "resign_after": 3}
+    for wrong in ({"kind": "turn_based"}, {"kind": "turn_based", "per_move": 0},
+                  {"kind": "realtime", "base": 60, "per_move": 5}, {"kind": "sundial"}):
+        status, problem = call(client, "POST", "/v1/me/pool", account(client, "tc-x"),
+                               json={**body, "time_control": wrong})
+        assert status == 422, (wrong, problem)
