@@ -1,0 +1,134 @@
+"""Headless Chromium: quick play and challenges on the lobby. Two people, each in a browser
+context of its own, sign up, join the Savanna pool for two, are matched into one match, finish
+it by tapping the board and see it finished in "My matches"; a challenge declined from the page
+aborts its match."""
+
+from __future__ import annotations
+
+import secrets
+import shutil
+import time
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, Request, expect, sync_playwright
+from playwright.sync_api import Error as PlaywrightError
+
+from tests.integration.conftest import Client, Worker
+
+pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("integration")]
+PASSWORD = "correct horse battery"
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    chromium = shutil.which("chromium")
+    if chromium is None:
+        pytest.fail("chromium is needed: run `make test` (scripts/install_chromium.sh)")
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=chromium, headless=True)
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+@pytest.fixture
+def two(browser: Browser, api_url: str) -> Iterator[list[Page]]:
+    """Two phone-sized pages, each in its own context (its own localStorage), on the lobby,
+    each signed up as a new person; no page error allowed."""
+    contexts: list[BrowserContext] = [
+        browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True) for _ in range(2)]
+    errors: list[str] = []
+    try:
+        pages = [context.new_page() for context in contexts]
+        for page, name in zip(pages, ("Ada", "Bob"), strict=True):
+            page.on("pageerror", lambda exc: errors.append(str(exc)))
+            page.goto(f"{api_url}/")
+            page.fill("#person-name", f"{name} {secrets.token_hex(3)}")
+            page.fill("#person-password", PASSWORD)
+            page.click("#sign-up")
+            expect(page.locator("#signed-in-as")).to_be_visible()
+            expect(page.locator("#quick-join")).to_be_visible()
+        yield pages
+        assert errors == [], errors
+    finally:
+        for context in contexts:
+            context.close()
+
+
+def _is_move_post(request: Request) -> bool:
+    return request.method == "POST" and request.url.endswith("/moves")
+
+
+def _tap_once(page: Page) -> bool:
+    """Tap one touchable thing of the Savanna board, if any; whether a move was posted."""
+    target = page.locator(".sv-board button.touch-can")
+    try:
+        tapped = target.first.element_handle(timeout=300)
+        with page.expect_request(_is_move_post, timeout=3000):
+            tapped.tap(timeout=2000)
+    except PlaywrightError:  # a timeout too: nothing to tap now, or redrawn under the finger
+        return False
+    return True
+
+
+def test_two_people_quick_play_savanna_and_finish_it(
+        two: list[Page], api_url: str, client: Client, worker: Worker) -> None:
+    started = time.monotonic()
+    for page in two:
+        page.select_option("#quick-game", "savanna")
+        page.select_option("#quick-players", "2")
+        page.select_option("#quick-bots", "")
+        page.click("#quick-join")
+    # The first waits (two fresh people have the same rating: matched at the second's join).
+    for page in two:
+        page.wait_for_url(f"{api_url}/play/*", timeout=20_000)
+    ids = {page.url.rsplit("/", 1)[1] for page in two}
+    assert len(ids) == 1, ids
+    match_id = ids.pop()
+    match = client.match(match_id)
+    assert match["rated"] and [s["kind"] for s in match["seats"]] == ["account", "account"]
+    finished = [page.locator("body[data-status=finished]") for page in two]
+    moves = 0
+    while not all(done.count() for done in finished):
+        for page, done in zip(two, finished, strict=True):
+            if not done.count() and _tap_once(page):
+                moves += 1
+        assert time.monotonic() - started < 55, moves
+    assert client.match(match_id)["status"] == "finished"
+    # Every move was a tap on one of the two pages, each playing its own account seat.
+    log = client.call("GET", f"/v1/matches/{match_id}/events").json()["events"]
+    assert {e["seat"] for e in log if "move" in e} == {0, 1}
+    for page in two:
+        page.goto(f"{api_url}/")
+        row = page.locator(f"tr.my-match[data-match='{match_id}']")
+        expect(row).to_be_visible(timeout=10_000)
+        expect(row).to_contain_text("finished")
+        expect(row.locator("a")).to_have_text("replay")
+
+
+def test_a_challenge_declined_on_the_page_aborts_its_match(
+        two: list[Page], api_url: str, client: Client) -> None:
+    challenger, challenged = two
+    their_id = challenged.locator("#my-account-id").inner_text()
+    challenger.fill("#challenge-account", their_id)
+    challenger.select_option("#challenge-game", "savanna")
+    challenger.check("#challenge-rated")
+    challenger.select_option("#challenge-clock", "daily")
+    challenger.click("#challenge-send")
+    link = challenger.locator("#challenge-match")
+    expect(link).to_be_visible()
+    match_id = (link.get_attribute("href") or "").rsplit("/", 1)[1]
+    match = client.match(match_id)
+    assert match["status"] == "waiting" and match["rated"]
+    assert match["time_control"]["kind"] == "turn_based"
+    invitation = challenged.locator(f"li.invitation[data-invitation='match-{match_id}']")
+    expect(invitation).to_be_visible(timeout=10_000)
+    expect(invitation).to_contain_text("Savanna, rated")
+    invitation.get_by_role("button", name="Decline the challenge: Savanna, rated").click()
+    expect(invitation).to_have_count(0)
+    assert client.match(match_id)["status"] == "aborted"
+    link.click()
+    expect(challenger.locator("body[data-status=aborted]")).to_be_attached(timeout=10_000)
