@@ -15,6 +15,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, Request, expect, 
 from playwright.sync_api import Error as PlaywrightError
 
 from tests.integration.conftest import Client, Worker
+from tests.integration.test_boards_page import _serious_violations
 
 pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("integration")]
 PASSWORD = "correct horse battery"
@@ -127,6 +128,9 @@ def test_a_challenge_declined_on_the_page_aborts_its_match(
     invitation = challenged.locator(f"li.invitation[data-invitation='match-{match_id}']")
     expect(invitation).to_be_visible(timeout=10_000)
     expect(invitation).to_contain_text("Savanna, rated")
+    # The cards are as accessible as the rest of the lobby (axe-core, as the lobby's own test).
+    assert _serious_violations(challenged) == []
+    assert _serious_violations(challenger) == []
     invitation.get_by_role("button", name="Decline the challenge: Savanna, rated").click()
     expect(invitation).to_have_count(0)
     assert client.match(match_id)["status"] == "aborted"
