@@ -7,7 +7,7 @@
 const QuickPlay = {
   games: [],
   ticket: null,  // the waiting ticket, while this page polls it
-  polling: false,
+  generation: 0,  // of the ticket's long-poll loop
   ticker: null,
 
   // Time controls a challenge may carry (docs/accounts.md, clocks): none, real-time, turn-based.
@@ -147,34 +147,36 @@ const QuickPlay = {
       return;
     }
     const since = Date.now() - ticket.waited * 1000;
+    const game = (QuickPlay.games.find((g) => g.id === ticket.game) || {}).name || Arena.title(ticket.game);
     const tick = () => {
       const seconds = Math.floor((Date.now() - since) / 1000);
       status.textContent = Arena.t("Waiting for players in {game}… {seconds} s",
-        { game: Arena.title(ticket.game), seconds });
+        { game, seconds });
     };
     tick();
     QuickPlay.ticker = setInterval(tick, 1000);
   },
 
-  // Long-poll the ticket until it is matched (open the match) or ends.
+  // Long-poll the ticket until it is matched (open the match) or ends. Each join starts a new
+  // loop; an older one (its ticket left, then joined again) stops at its next answer.
   async follow(ticket) {
+    QuickPlay.generation += 1;
+    const mine = QuickPlay.generation;
+    const current = () => mine === QuickPlay.generation && QuickPlay.ticket;
     QuickPlay.show(ticket);
-    if (QuickPlay.polling) return;
-    QuickPlay.polling = true;
     try {
       let now = ticket;
-      while (People.session() && now && (now.status === "waiting" || now.status === "forming")) {
-        if (!QuickPlay.ticket) return;  // left on this page
+      while (People.session() && (now.status === "waiting" || now.status === "forming")) {
         now = await People.call("GET", "/v1/me/pool?wait=20");
-        if (QuickPlay.ticket) QuickPlay.show(now);
+        if (!current()) return;  // left, or followed by a newer loop
+        QuickPlay.show(now);
       }
-      if (now && now.status === "matched") QuickPlay.open(now.match, [now.seat]);
-      else if (now && now.status === "failed") QuickPlay.fail("quick-error", new Error(now.detail || now.status));
+      if (now.status === "matched") QuickPlay.open(now.match, [now.seat]);
+      else if (now.status === "failed") QuickPlay.fail("quick-error", new Error(now.detail || now.status));
     } catch (failure) {
+      if (!current()) return;
       if (failure.status !== 404) QuickPlay.fail("quick-error", failure);
       QuickPlay.show(null);
-    } finally {
-      QuickPlay.polling = false;
     }
   },
 

@@ -5,6 +5,7 @@ aborts its match."""
 
 from __future__ import annotations
 
+import re
 import secrets
 import shutil
 import time
@@ -136,3 +137,26 @@ def test_a_challenge_declined_on_the_page_aborts_its_match(
     assert client.match(match_id)["status"] == "aborted"
     link.click()
     expect(challenger.locator("body[data-status=aborted]")).to_be_attached(timeout=10_000)
+
+
+def test_waiting_shows_the_time_waited_and_leaving_ends_the_ticket(
+        two: list[Page], api_url: str, client: Client) -> None:
+    page = two[0]
+    page.select_option("#quick-game", "evolution-ns")
+    most = page.locator("#quick-players option").last.get_attribute("value")
+    page.select_option("#quick-players", most or "")
+    page.select_option("#quick-bots", "hard")
+    page.click("#quick-join")
+    status = page.locator("#quick-status")
+    name = page.locator("#quick-game option:checked").inner_text()
+    expect(status).to_have_text(re.compile(rf"Waiting for players in {re.escape(name)}… [01] s"))
+    expect(status).to_contain_text("… 2 s", timeout=5000)  # ticking while the long-poll waits
+    token = page.evaluate("People.session().access_token")
+    ticket = client.call("GET", "/v1/me/pool", token).json()
+    assert ticket["status"] == "waiting" and ticket["bot_fill"] == "hard"
+    page.click("#quick-leave")
+    expect(status).to_have_text("")
+    expect(page.locator("#quick-leave")).to_be_hidden()
+    expect(page.locator("#quick-join")).to_be_enabled()
+    after = client.call("GET", "/v1/me/pool", token)  # no ticket now (or one that says so)
+    assert after.status_code == 404 or after.json()["status"] == "left", after.text
