@@ -160,3 +160,22 @@ def test_waiting_shows_the_time_waited_and_leaving_ends_the_ticket(
     expect(page.locator("#quick-join")).to_be_enabled()
     after = client.call("GET", "/v1/me/pool", token)  # no ticket now (or one that says so)
     assert after.status_code == 404 or after.json()["status"] == "left", after.text
+
+
+def test_an_accepted_challenge_opens_its_match(
+        two: list[Page], api_url: str, client: Client) -> None:
+    challenger, challenged = two
+    challenger.fill("#challenge-account", challenged.locator("#my-account-id").inner_text())
+    challenger.select_option("#challenge-game", "savanna")
+    challenger.click("#challenge-send")  # casual, no clock
+    link = challenger.locator("#challenge-match")
+    expect(link).to_be_visible()
+    match_id = (link.get_attribute("href") or "").rsplit("/", 1)[1]
+    invitation = challenged.locator(f"li.invitation[data-invitation='match-{match_id}']")
+    expect(invitation).to_contain_text("Savanna, casual", timeout=10_000)
+    invitation.get_by_role("button", name="Accept the challenge: Savanna, casual").click()
+    challenged.wait_for_url(f"{api_url}/play/{match_id}")
+    match = client.match(match_id)
+    assert match["status"] == "running" and not match["rated"] and match.get("time_control") is None
+    # The accepted seat is played with the person's access token: its moves are offered.
+    expect(challenged.locator(".sv-board button.touch-can").first).to_be_visible(timeout=20_000)
