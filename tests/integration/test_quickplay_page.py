@@ -10,17 +10,19 @@ import secrets
 import shutil
 import time
 from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Request, expect, sync_playwright
 from playwright.sync_api import Error as PlaywrightError
 
 from tests.integration.conftest import Client, Worker
-from tests.integration.test_boards_page import _serious_violations
 
 pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("integration")]
 PASSWORD = "correct horse battery"
 PHONE = {"width": 390, "height": 844}
+AXE = Path(__file__).resolve().parents[1] / "js" / "node_modules" / "axe-core" / "axe.min.js"
 
 
 @pytest.fixture(scope="module")
@@ -58,6 +60,18 @@ def two(browser: Browser, api_url: str) -> Iterator[list[Page]]:
     finally:
         for context in contexts:
             context.close()
+
+
+def _serious_violations(page: Page) -> list[dict[str, Any]]:
+    """axe-core's serious and critical violations of the page (as test_boards_page's lobby)."""
+    if not AXE.is_file():
+        pytest.fail("axe-core is needed: run `make install` (tests/js)")
+    page.add_script_tag(path=str(AXE))
+    found: list[dict[str, Any]] = page.evaluate(
+        "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
+        ".filter(v => v.impact === 'serious' || v.impact === 'critical')"
+        ".map(v => ({id: v.id, nodes: v.nodes.map(n => n.target.join(' ')).slice(0, 5)}))")
+    return found
 
 
 def _is_move_post(request: Request) -> bool:
