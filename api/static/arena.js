@@ -65,6 +65,33 @@ const Arena = {
 // Board renderers: a game's own (loaded from /boards/<game>.js) registers here.
 window.EvoBoards = window.EvoBoards || {};
 
+// A game's board renderer, loaded once per page: its own if it ships one, else `fallback`.
+Arena.boards = {};
+Arena.board = function board(game, fallback) {
+  if (!Arena.boards[game]) {
+    Arena.boards[game] = window.EvoBoards[game] ? Promise.resolve(window.EvoBoards[game])
+      : new Promise((resolve) => {
+        const script = Arena.el("script", { src: `/boards/${encodeURIComponent(game)}.js` });
+        script.onload = () => resolve(window.EvoBoards[game] || fallback);
+        script.onerror = () => resolve(fallback);
+        document.head.append(script);
+      });
+  }
+  return Arena.boards[game];
+};
+
+// A game's component catalogue (names, texts, numbers) as a Map of id -> component, fetched
+// once per page (an empty Map if it cannot be had: the boards then show ids).
+Arena.catalogues = {};
+Arena.catalogue = function catalogue(game) {
+  if (!Arena.catalogues[game]) {
+    Arena.catalogues[game] = Arena.api("GET", `/v1/games/${encodeURIComponent(game)}/components`)
+      .then((body) => new Map(body.components.map((component) => [component.id, component])))
+      .catch(() => new Map());
+  }
+  return Arena.catalogues[game];
+};
+
 // Languages (docs/languages.md): the page's language is the server's choice (its `lang` query
 // parameter, else Accept-Language); a person's pick is remembered in this browser and passed
 // on to every page through `?lang=`.

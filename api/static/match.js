@@ -52,31 +52,9 @@ function genericValue(value) {
 
 window.EvoBoards.generic = (view) => genericValue(view);
 
-const loading = {};
-function boardRenderer(game) {
-  // A game's own renderer, if it ships one; else the generic board.
-  if (window.EvoBoards[game]) return Promise.resolve(window.EvoBoards[game]);
-  if (!loading[game]) {
-    loading[game] = new Promise((resolve) => {
-      const script = Arena.el("script", { src: `/boards/${encodeURIComponent(game)}.js` });
-      script.onload = () => resolve(window.EvoBoards[game] || window.EvoBoards.generic);
-      script.onerror = () => resolve(window.EvoBoards.generic);
-      document.head.append(script);
-    });
-  }
-  return loading[game];
-}
-
-// The game's component catalogue (names, texts, numbers), fetched once per page.
-const catalogues = {};
-function catalogue(game) {
-  if (!catalogues[game]) {
-    catalogues[game] = Arena.api("GET", `/v1/games/${encodeURIComponent(game)}/components`)
-      .then((body) => new Map(body.components.map((component) => [component.id, component])))
-      .catch(() => new Map());
-  }
-  return catalogues[game];
-}
+// A game's own renderer, if it ships one; else the generic board.
+const boardRenderer = (game) => Arena.board(game, window.EvoBoards.generic);
+const catalogue = (game) => Arena.catalogue(game);
 
 // -- drawing --------------------------------------------------------------------------------
 function drawSeats(match) {

@@ -24,34 +24,14 @@ function fragment() {
 }
 
 // -- the board: the game's renderer, as on the match page ----------------------------------
-const renderers = {};
-function boardRenderer(game) {
-  if (!renderers[game]) {
-    renderers[game] = window.EvoBoards[game] ? Promise.resolve(window.EvoBoards[game])
-      : new Promise((resolve) => {
-        const script = Arena.el("script", { src: `/boards/${encodeURIComponent(game)}.js` });
-        script.onload = () => resolve(window.EvoBoards[game] || plainBoard);
-        script.onerror = () => resolve(plainBoard);
-        document.head.append(script);
-      });
-  }
-  return renderers[game];
-}
+const boardRenderer = (game) => Arena.board(game, plainBoard);
 
 // A game without a renderer of its own: its view as indented JSON.
 function plainBoard(view) {
   return Arena.el("pre", { class: "plain-view" }, JSON.stringify(view, null, 2));
 }
 
-const catalogues = {};
-function catalogue(game) {
-  if (!catalogues[game]) {
-    catalogues[game] = Arena.api("GET", `/v1/games/${encodeURIComponent(game)}/components`)
-      .then((body) => new Map(body.components.map((component) => [component.id, component])))
-      .catch(() => new Map());
-  }
-  return catalogues[game];
-}
+const catalogue = (game) => Arena.catalogue(game);
 
 // -- drawing -------------------------------------------------------------------------------
 function seatName(body, seat) {

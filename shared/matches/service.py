@@ -174,7 +174,7 @@ class MatchService:
         runs, even once over, until :meth:`unseal`. A ``time_control``
         (``shared.matches.clocks``) replaces the idle limit: the clock keeps the seats moving.
         """
-        game, resolved = self._game_for(game_id, options, len(seats))
+        game, resolved = self.game_for(game_id, options, len(seats))
         stored_seats, tokens = self._seats(seats, accepted)
         accounts = [s["account"] for s in stored_seats if s["kind"] == SeatKind.ACCOUNT]
         if rated and any(s["kind"] not in (SeatKind.BOT, SeatKind.ACCOUNT) for s in stored_seats):
@@ -231,16 +231,17 @@ class MatchService:
         return True
 
     @staticmethod
-    def _game_for(game_id: str, options: dict[str, Any] | None, players: int
-                  ) -> tuple[Game, dict[str, Any]]:
-        """The game and its resolved options for a new match of ``players`` seats (422s)."""
+    def game_for(game_id: str, options: dict[str, Any] | None, players: int,
+                 players_field: str = "seats") -> tuple[Game, dict[str, Any]]:
+        """The game and its resolved options for a new match of ``players`` seats (422s,
+        naming the request's ``game``, ``players_field`` or ``options``)."""
         try:
             game = get_game(game_id)
         except KeyError:
             raise Unprocessable(f"unknown game {game_id!r}", field="game") from None
         if not game.min_players <= players <= game.max_players:
             raise Unprocessable(f"{game.name} takes {game.min_players}-{game.max_players} "
-                                f"seats, not {players}", field="seats")
+                                f"seats, not {players}", field=players_field)
         try:
             return game, game.resolve_options(options)
         except ValueError as exc:

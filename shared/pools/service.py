@@ -21,7 +21,6 @@ from typing import Any
 
 from shared.bots.catalogue import LEVELS
 from shared.domain.errors import Conflict, NotFound, ServiceError, Unprocessable
-from shared.games import get_game
 from shared.matches import clocks
 from shared.matches.service import MatchService
 from shared.pools.store import MatchRules, PoolStore
@@ -76,17 +75,7 @@ class PoolService:
                 time_control: dict[str, Any] | None = None) -> tuple[str, dict[str, Any]]:
         """The pool of a game, player count, options and time control (validated by the
         caller), the options canonicalised by the game's own option schema (422s)."""
-        try:
-            game = get_game(game_id)
-        except KeyError:
-            raise Unprocessable(f"unknown game {game_id!r}", field="game") from None
-        if not game.min_players <= players <= game.max_players:
-            raise Unprocessable(f"{game.name} takes {game.min_players}-{game.max_players} "
-                                f"players, not {players}", field="players")
-        try:
-            resolved = game.resolve_options(options)
-        except ValueError as exc:
-            raise Unprocessable(str(exc), field="options") from None
+        game, resolved = MatchService.game_for(game_id, options, players, "players")
         meta: dict[str, Any] = {"game": game.id, "players": players, "options": resolved}
         control = clocks.normalised(time_control)
         if control is not None:  # part of the pool: people agree on it before they play

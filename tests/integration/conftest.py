@@ -18,6 +18,7 @@ import requests
 from scripts.localredis import free_port
 from scripts.stack import ROOT, UNLIMITED, start_api, start_worker, wait_healthy
 from shared.infra.queue import BOT_QUEUE
+from tests.integration import browsers
 
 HERE = Path(__file__).resolve().parent
 
@@ -205,3 +206,15 @@ class Client:
 def client(api_url: str) -> Iterator[Client]:
     with Client(api_url) as opened:
         yield opened
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Chromium, once per test module (tests/integration/browsers.py)."""
+    yield from browsers.chromium()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    """A phone-sized page of its own context; a page error fails the test."""
+    yield from browsers.phone_page(browser)

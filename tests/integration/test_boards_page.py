@@ -11,24 +11,21 @@ from __future__ import annotations
 import json
 import os
 import random
-import shutil
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, Request, expect, sync_playwright
 from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Page, Request, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from shared.games.evolution import EvolutionGame
+from tests.integration.browsers import PHONE, serious_violations
 from tests.integration.conftest import Client, Worker
 
 pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("integration")]
-PHONE = {"width": 390, "height": 844}
 TURN_TIMEOUT = 60_000  # ms: a bot's turn may wait behind other tests' searches (see test_web_page)
-AXE = Path(__file__).resolve().parents[1] / "js" / "node_modules" / "axe-core" / "axe.min.js"
 GAMES = ("darwinning", "evolution", "evolution-ns", "savanna")
 SHOTS = os.environ.get("EVO_SCREENSHOT_DIR")  # where to save the boards' pictures, if anywhere
 
@@ -37,47 +34,6 @@ def _shot(page: Page, name: str) -> None:
     if SHOTS:
         Path(SHOTS).mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(Path(SHOTS) / f"{name}.png"), full_page=True)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    chromium = shutil.which("chromium")
-    if chromium is None:
-        pytest.fail("chromium is needed: run `make test` (scripts/install_chromium.sh)")
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=chromium, headless=True)
-        try:
-            yield launched
-        finally:
-            launched.close()
-
-
-@pytest.fixture
-def page(browser: Browser) -> Iterator[Page]:
-    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True,
-                                  has_touch=True)
-    opened = context.new_page()
-    errors: list[str] = []
-    opened.on("pageerror", lambda exc: errors.append(str(exc)))
-    try:
-        yield opened
-        assert errors == [], errors
-    finally:
-        context.close()
-
-
-def _serious_violations(page: Page) -> list[dict[str, Any]]:
-    """axe-core's serious and critical violations of the page as it is now."""
-    if not AXE.is_file():
-        pytest.fail("axe-core is needed: run `make install` (tests/js)")
-    if not page.evaluate("() => Boolean(window.axe)"):
-        page.add_script_tag(path=str(AXE))
-    found: list[dict[str, Any]] = page.evaluate(
-        "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
-        ".filter(v => v.impact === 'serious' || v.impact === 'critical')"
-        ".map(v => ({id: v.id, impact: v.impact, nodes: v.nodes.map(n => n.target.join(' '))"
-        ".slice(0, 5), summary: v.nodes.length ? v.nodes[0].failureSummary : ''}))")
-    return found
 
 
 def _focused(page: Page) -> dict[str, Any]:
@@ -117,7 +73,7 @@ def test_axe_finds_no_serious_violation_on_the_lobby_and_each_game(
     page.goto(f"{api_url}/")
     expect(page.locator("#game option").first).to_be_attached()
     expect(page.locator("#matches tbody tr").first).to_be_attached()
-    assert _serious_violations(page) == []
+    assert serious_violations(page) == []
     for game in GAMES:
         match = client.create({"game": game, "seed": 3, "seats": [
             {"kind": "human"}, {"kind": "bot", "bot": {"kind": "random"}}]})
@@ -125,10 +81,10 @@ def test_axe_finds_no_serious_violation_on_the_lobby_and_each_game(
         # The board is drawn (the game's own or the generic one) and the seat's moves listed.
         expect(page.locator("#board > *").first).to_be_visible(timeout=TURN_TIMEOUT)
         expect(page.locator("#moves-card button.move").first).to_be_visible(timeout=TURN_TIMEOUT)
-        assert _serious_violations(page) == [], game
+        assert serious_violations(page) == [], game
         if game in ("evolution", "savanna"):  # a board with a selection or its choices up
             page.locator("#board button.touch-can").first.click()
-            assert _serious_violations(page) == [], game
+            assert serious_violations(page) == [], game
 
 
 def test_a_person_finishes_savanna_by_tapping_the_board(

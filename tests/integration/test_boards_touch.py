@@ -22,7 +22,6 @@ from tests.integration import test_web_page as web_page
 from tests.integration.conftest import Client, Worker
 
 # The phone-sized page and its browser, as the web page's tests have them.
-browser, page = web_page.browser, web_page.page
 SCREENSHOT = web_page.SCREENSHOT
 
 pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("integration")]

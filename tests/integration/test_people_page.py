@@ -5,29 +5,14 @@ signing out forgets the tokens."""
 from __future__ import annotations
 
 import secrets
-import shutil
-from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
 from tests.integration.conftest import Client
 
 pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("integration")]
 PASSWORD = "correct horse battery"
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    chromium = shutil.which("chromium")
-    if chromium is None:
-        pytest.fail("chromium is needed: run `make test` (scripts/install_chromium.sh)")
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=chromium, headless=True)
-        try:
-            yield launched
-        finally:
-            launched.close()
 
 
 def enter(page: Page, name: str, button: str) -> dict[str, str]:

@@ -7,35 +7,18 @@ from __future__ import annotations
 
 import re
 import secrets
-import shutil
 import time
 from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, Request, expect, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, Request, expect
 from playwright.sync_api import Error as PlaywrightError
 
+from tests.integration.browsers import PHONE, serious_violations
 from tests.integration.conftest import Client, Worker
 
 pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("integration")]
 PASSWORD = "correct horse battery"
-PHONE = {"width": 390, "height": 844}
-AXE = Path(__file__).resolve().parents[1] / "js" / "node_modules" / "axe-core" / "axe.min.js"
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    chromium = shutil.which("chromium")
-    if chromium is None:
-        pytest.fail("chromium is needed: run `make test` (scripts/install_chromium.sh)")
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=chromium, headless=True)
-        try:
-            yield launched
-        finally:
-            launched.close()
 
 
 @pytest.fixture
@@ -60,18 +43,6 @@ def two(browser: Browser, api_url: str) -> Iterator[list[Page]]:
     finally:
         for context in contexts:
             context.close()
-
-
-def _serious_violations(page: Page) -> list[dict[str, Any]]:
-    """axe-core's serious and critical violations of the page (as test_boards_page's lobby)."""
-    if not AXE.is_file():
-        pytest.fail("axe-core is needed: run `make install` (tests/js)")
-    page.add_script_tag(path=str(AXE))
-    found: list[dict[str, Any]] = page.evaluate(
-        "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
-        ".filter(v => v.impact === 'serious' || v.impact === 'critical')"
-        ".map(v => ({id: v.id, nodes: v.nodes.map(n => n.target.join(' ')).slice(0, 5)}))")
-    return found
 
 
 def _is_move_post(request: Request) -> bool:
@@ -144,8 +115,8 @@ def test_a_challenge_declined_on_the_page_aborts_its_match(
     expect(invitation).to_be_visible(timeout=10_000)
     expect(invitation).to_contain_text("Savanna, rated")
     # The cards are as accessible as the rest of the lobby (axe-core, as the lobby's own test).
-    assert _serious_violations(challenged) == []
-    assert _serious_violations(challenger) == []
+    assert serious_violations(challenged) == []
+    assert serious_violations(challenger) == []
     invitation.get_by_role("button", name="Decline the challenge: Savanna, rated").click()
     expect(invitation).to_have_count(0)
     assert client.match(match_id)["status"] == "aborted"

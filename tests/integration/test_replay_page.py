@@ -5,47 +5,18 @@ link that opens at its step and seat; the match page links to the replay."""
 from __future__ import annotations
 
 import os
-import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Page, expect
 
 from tests.integration.conftest import Client, Worker
 from tests.integration.test_analysis_http import analysis_worker, finished_match
 
 pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("integration")]
 __all__ = ["analysis_worker"]  # the tournament-queue worker of the analysis test, a fixture here
-PHONE = {"width": 390, "height": 844}
 WAIT = 15_000  # milliseconds: the page asks the API (no worker) once per step
 SCREENSHOT = os.environ.get("EVO_REPLAY_SCREENSHOT")  # where to save the page, if anywhere
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    chromium = shutil.which("chromium")
-    if chromium is None:
-        pytest.fail("chromium is needed: run `make test` (scripts/install_chromium.sh)")
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=chromium, headless=True)
-        try:
-            yield launched
-        finally:
-            launched.close()
-
-
-@pytest.fixture
-def page(browser: Browser) -> Iterator[Page]:
-    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
-    opened = context.new_page()
-    errors: list[str] = []
-    opened.on("pageerror", lambda exc: errors.append(str(exc)))
-    try:
-        yield opened
-        assert errors == [], errors
-    finally:
-        context.close()
 
 
 def at_step(page: Page, step: int, seat: str = "") -> None:

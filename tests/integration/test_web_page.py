@@ -7,7 +7,6 @@ told its path, so it downloads nothing.
 from __future__ import annotations
 
 import os
-import shutil
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -21,46 +20,18 @@ from playwright.sync_api import (
     Page,
     Response,
     expect,
-    sync_playwright,
 )
 from playwright.sync_api import Error as PlaywrightError
 
+from tests.integration.browsers import PHONE
 from tests.integration.conftest import Client, Worker
 
 pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("integration")]
-PHONE = {"width": 390, "height": 844}  # a phone-sized screen
 SCREENSHOT = os.environ.get("EVO_SCREENSHOT")  # where to save the finished page, if anywhere
 # Milliseconds to wait for the page to show the next step: generous, as one bot decision waits
 # in the shared Celery queue behind other tests' searches on a loaded 2-core machine (a wait
 # ends as soon as its condition holds, so a long one costs nothing when all is well).
 TURN_TIMEOUT = 60_000
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    chromium = shutil.which("chromium")
-    if chromium is None:
-        pytest.fail("chromium is needed: run `make test` (scripts/install_chromium.sh)")
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=chromium, headless=True)
-        try:
-            yield launched
-        finally:
-            launched.close()
-
-
-@pytest.fixture
-def page(browser: Browser) -> Iterator[Page]:
-    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True,
-                                  has_touch=True)
-    opened = context.new_page()
-    errors: list[str] = []
-    opened.on("pageerror", lambda exc: errors.append(str(exc)))
-    try:
-        yield opened
-        assert errors == [], errors
-    finally:
-        context.close()
 
 
 class _MissedTap(Exception):
