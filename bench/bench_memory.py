@@ -27,6 +27,7 @@ from shared.games import all_games
 from shared.infra.config import Settings
 from shared.matches.service import MatchService
 from shared.matches.store import MatchStore, match_key
+from shared.services import match_service
 
 
 def key_bytes(client: redis.Redis, match_id: str) -> int:
@@ -68,7 +69,7 @@ def main() -> None:
             defaults = Settings.from_env()
             store = MatchStore(client, defaults.ended_ttl, defaults.result_ttl,
                                defaults.log_ttl)
-            service = MatchService(store, lambda *_: None)
+            service = match_service(store, lambda *_: None)
             for game in all_games():
                 client.flushall()
                 base = used(client)

@@ -31,7 +31,7 @@ from shared.infra.redis_client import RedisClient, connect
 from shared.infra.stats import WorkerStats
 from shared.kernel.budget import SearchBudget
 from shared.matches.bot_cap import BotWorkCap
-from shared.matches.service import MatchService
+from shared.matches.service import Enqueue, MatchService
 from shared.matches.store import MatchStore
 from shared.notifications.delivery import DeliveryPolicy
 from shared.notifications.service import NotificationService
@@ -58,6 +58,13 @@ class Services:
     replays: ReplayService  # replays and analyses of finished matches
     notifications: NotificationService  # an account's notifications (stream and webhook)
     pools: PoolService  # quick play
+
+
+def match_service(store: MatchStore, enqueue: Enqueue, **options: Any) -> MatchService:
+    """A match service on ``store`` with the accounts' store of the same Redis beside it
+    (for tests and benches that build a match service alone; :func:`build` wires the real
+    one from the settings)."""
+    return MatchService(store, enqueue, accounts=AccountStore(store.redis), **options)
 
 
 def build(settings: Settings) -> Services:

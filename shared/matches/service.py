@@ -35,7 +35,6 @@ import time
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
-from shared.accounts.store import AccountStore
 from shared.bots import catalogue as bot_catalogue
 from shared.domain.errors import Conflict, Forbidden, Gone, NotFound, Unauthorized, Unprocessable
 from shared.domain.types import MatchStatus, SeatBot, SeatKind, SeatRecord
@@ -45,6 +44,7 @@ from shared.infra.stats import WorkerStats
 from shared.kernel.protocol import Game, IllegalMove, NotYourTurn, State
 from shared.matches import carryover, clocks, resignation, summaries
 from shared.matches import randomness as match_random
+from shared.matches.accounts_port import AccountDirectory
 from shared.matches.moves import move_problem
 from shared.matches.randomness import MatchRandom
 from shared.matches.record import ENDED, MatchRecord
@@ -131,7 +131,7 @@ def turn_budgeted(record: MatchRecord) -> bool:
 class MatchService:
     def __init__(self, store: MatchStore, enqueue: Enqueue, idempotency_ttl: int = 86400,
                  background: Enqueue | None = None, on_finish: OnFinish | None = None,
-                 stats: WorkerStats | None = None, accounts: AccountStore | None = None,
+                 stats: WorkerStats | None = None, *, accounts: AccountDirectory,
                  invitation_ttl: float = 600.0, human_idle_seconds: float | None = None):
         self.store = store
         # Seconds a person's seat of a new match may owe a move before it is abandoned
@@ -139,9 +139,10 @@ class MatchService:
         self.human_idle_seconds = human_idle_seconds
         # How long an invited account has to accept before the match is aborted.
         self.invitation_ttl = invitation_ttl
-        # The accounts' store (given by ``shared.services``, which hands the same one to the
-        # accounts service): a match's seats name accounts and index the account's matches.
-        self.accounts = accounts or AccountStore(store.redis)
+        # The accounts' store, given by the composition root (``shared.services``), which hands
+        # the same one to the accounts service: a match's seats name accounts and index the
+        # account's matches. Typed by its protocol: accounts depend on matches, not back.
+        self.accounts = accounts
         # The worker's counters (bot searches and moves): given by ``shared.services``.
         self.stats = stats or WorkerStats(store.redis)
         # The most seats any game has: how far back a bot turn looks for an earlier search.

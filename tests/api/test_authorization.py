@@ -39,11 +39,14 @@ ROWS = table()
 
 @pytest.fixture(scope="module")
 def app(redis_url: str) -> Flask:
-    """The API without rate limits: every test builds its own accounts and tournaments."""
+    """The API without rate limits: every test builds its own accounts and tournaments.
+
+    No worker answers a hint here: the rightful asker's hint gives up after 0.3 s, not 8."""
     settings = dataclasses.replace(
         Settings.from_env(), redis_url=redis_url, broker_url=redis_url, matches_per_minute=0,
         joins_per_minute=0, moves_per_minute=0, bot_seats_per_client=0,
-        accounts_per_minute=0, tournaments_per_minute=0, tournaments_per_client=0)
+        accounts_per_minute=0, tournaments_per_minute=0, tournaments_per_client=0,
+        hint_wait_seconds=0.3)
     return create_app(settings)
 
 

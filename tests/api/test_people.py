@@ -131,6 +131,7 @@ def test_the_access_token_acts_as_the_account(client: FlaskClient) -> None:
                       headers=bearer(token)).get_json()["you"] == 0
 
 
+@pytest.mark.slow  # waits out real TTLs or deadlines (in `make test`, not test-fast)
 def test_the_access_token_expires_and_a_refresh_brings_a_new_one(client: FlaskClient) -> None:
     person = sign_up(client)
     assert person["expires_in"] == 2

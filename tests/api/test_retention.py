@@ -79,6 +79,7 @@ def pause_expiry(redis_client: redis.Redis, *keys: str) -> dict[str, int]:
     return left
 
 
+@pytest.mark.slow  # waits out real TTLs or deadlines (in `make test`, not test-fast)
 def test_an_ended_match_answers_from_what_is_kept_until_each_ttl(
         client: FlaskClient, redis_client: redis.Redis) -> None:
     final, tokens = play_to_the_end(client)

@@ -22,8 +22,8 @@ import redis
 
 from scripts.localredis import free_port
 from scripts.stack import start_api, wait_healthy
-from shared.matches.service import MatchService
 from shared.matches.store import MatchStore
+from shared.services import match_service
 from tests.integration.conftest import Worker, stack_env, stop_api
 
 pytestmark = pytest.mark.xdist_group("flood")
@@ -104,7 +104,7 @@ def test_a_flood_leaves_another_clients_bot_latency_unchanged(
         assert flooded["status"] == "running"
     finally:
         client = redis.Redis.from_url(redis_url, decode_responses=True)
-        MatchService(MatchStore(client), lambda *_: None).abort(flood_id, "test over")
+        match_service(MatchStore(client), lambda *_: None).abort(flood_id, "test over")
         client.close()
     # A heavy search holds one pool process for seconds a move; B's replies do not wait for
     # it (the other process is free), so they stay within a fraction of a second of before.

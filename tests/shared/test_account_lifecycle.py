@@ -26,7 +26,7 @@ from tests.shared.test_service import Recorder
 def service(client: RedisClient, retention: int = 0) -> AccountService:
     accounts = AccountStore(client, retention)
     return AccountService(accounts, MatchService(MatchStore(client), Recorder(),
-                                                 accounts=accounts))
+                                                accounts=accounts))
 
 
 def account_keys(client: RedisClient, accounts: AccountService, account_id: str) -> list[str]:

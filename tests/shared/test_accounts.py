@@ -14,12 +14,13 @@ from shared.infra.redis_client import RedisClient
 from shared.infra.secrets import hash_secret
 from shared.matches.service import MatchService
 from shared.matches.store import MatchStore, match_key
+from shared.services import match_service
 from tests.shared.test_service import Recorder
 
 
 @pytest.fixture
 def services(store_client: RedisClient) -> tuple[MatchService, AccountService]:
-    matches = MatchService(MatchStore(store_client), Recorder())
+    matches = match_service(MatchStore(store_client), Recorder())
     return matches, AccountService(matches.accounts, matches,
                                    parse_networks("127.0.0.0/8"))
 

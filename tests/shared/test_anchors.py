@@ -26,6 +26,7 @@ from shared.ratings import calibrate
 from shared.ratings import model as ratings
 from shared.ratings.anchors import Anchors
 from shared.ratings.store import RatingStore
+from shared.services import match_service
 from shared.tournaments.service import TournamentService
 from shared.tournaments.store import TournamentStore
 from tests.shared.test_service import Recorder
@@ -100,7 +101,7 @@ def test_a_rated_match_moves_the_account_not_the_built_in_bot_and_is_in_the_hist
         store_client: RedisClient) -> None:
     """Through the services with the repository's anchors.json: an account against
     ``greedy`` (an anchor of every game), rated by the finish handling, twice over."""
-    matches = MatchService(MatchStore(store_client), Recorder())
+    matches = match_service(MatchStore(store_client), Recorder())
     tournaments = TournamentService(matches, TournamentStore(store_client),
                                     RatingStore(store_client))
     fixed = anchor_file.read().fixed("savanna", ["bot:greedy"])["bot:greedy"]

@@ -16,8 +16,8 @@ from shared.bots import turns
 from shared.infra.rate_limit import RateLimiter
 from shared.infra.redis_client import RedisClient, connect
 from shared.matches.bot_cap import BotWorkCap
-from shared.matches.service import MatchService
 from shared.matches.store import MatchStore, match_key
+from shared.services import match_service
 from tests.shared.test_seeds import play_out
 from tests.shared.test_service import Recorder
 
@@ -25,7 +25,7 @@ HUMANS = [{"kind": "human"}, {"kind": "human"}]
 
 
 def test_every_key_of_a_match_shares_one_slot(store_client: RedisClient) -> None:
-    service = MatchService(MatchStore(store_client), Recorder(), idempotency_ttl=60)
+    service = match_service(MatchStore(store_client), Recorder(), idempotency_ttl=60)
     record, _ = service.create_match("savanna", {}, 3, [{"kind": "human"},
                                                         {"kind": "bot", "bot": {"kind": "random"}}])
     move = service.legal_moves(record, 0)[0]["move"]
@@ -45,7 +45,7 @@ def test_the_sweep_drops_an_ended_match_an_older_writer_put_back(
         store_client: RedisClient) -> None:
     """The active index is written after the match's own commit: a writer that lost the race
     can re-add a match a newer writer ended; the sweep removes it instead of keeping it."""
-    service = MatchService(MatchStore(store_client), Recorder())
+    service = match_service(MatchStore(store_client), Recorder())
     record, tokens = service.create_match("savanna", {}, 4, HUMANS)
     play_out(service, record.id, tokens, random.Random(2))
     assert store_client.zscore("evo:active", record.id) is None
@@ -56,7 +56,7 @@ def test_the_sweep_drops_an_ended_match_an_older_writer_put_back(
 
 
 def test_a_running_match_stays_active_through_the_sweep(store_client: RedisClient) -> None:
-    service = MatchService(MatchStore(store_client), Recorder())
+    service = match_service(MatchStore(store_client), Recorder())
     record, _ = service.create_match("savanna", {}, 4, HUMANS)
     store_client.zadd("evo:active", {record.id: time.time() - 60})
     turns.sweep(service, stale_after=1)
@@ -81,7 +81,7 @@ def test_a_write_is_answered_once_its_replica_has_it(redis_cluster: LocalCluster
     replica holds the move, so a failover right after the answer cannot lose it."""
     client = connect("", redis_cluster.nodes)
     client.flushall()
-    service = MatchService(MatchStore(client, replica_acks=1), Recorder())
+    service = match_service(MatchStore(client, replica_acks=1), Recorder())
     record, _ = service.create_match("savanna", {}, 6, HUMANS)
     replica = _replica_of(redis_cluster, client, match_key(record.id))
     busy = threading.Thread(target=lambda: replica.execute_command("DEBUG", "SLEEP", "0.4"))
@@ -107,7 +107,7 @@ def test_a_master_without_a_live_replica_is_written_without_waiting(
     each wait the whole WAIT timeout: after one write that timed out, the next go at once."""
     client = connect("", redis_cluster.nodes)
     client.flushall()
-    service = MatchService(MatchStore(client, replica_acks=1), Recorder())
+    service = match_service(MatchStore(client, replica_acks=1), Recorder())
     record, _ = service.create_match("savanna", {}, 7, HUMANS)
     replica = _replica_of(redis_cluster, client, match_key(record.id))
     busy = threading.Thread(target=lambda: replica.execute_command("DEBUG", "SLEEP", "2"))
@@ -128,7 +128,7 @@ def test_a_master_without_a_live_replica_is_written_without_waiting(
 def test_rate_limits_and_the_bot_cap_work_on_either_store(store_client: RedisClient) -> None:
     limiter = RateLimiter(store_client)
     assert [limiter.hit("moves", "192.0.2.9", 2) == 0 for _ in range(3)] == [True, True, False]
-    service = MatchService(MatchStore(store_client), Recorder())
+    service = match_service(MatchStore(store_client), Recorder())
     record, _ = service.create_match("savanna", {}, 5, [{"kind": "bot", "bot": {
         "kind": "random"}}] * 2)
     cap = BotWorkCap(MatchStore(store_client))
@@ -175,7 +175,7 @@ def test_a_write_is_answered_truthfully_when_only_a_global_index_fails(
         assert store.commit(done, 1, [{"version": 2, "events": []}])
         assert full.load("m1").status == "finished"
         redis_client.zadd("evo:active", {"m1": time.time() - 60})
-        turns.sweep(MatchService(full, Recorder()), stale_after=1)
+        turns.sweep(match_service(full, Recorder()), stale_after=1)
         assert redis_client.zscore("evo:active", "m1") is None
     finally:
         limited.close()

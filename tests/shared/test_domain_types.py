@@ -26,8 +26,8 @@ from shared.domain.types import (
     TournamentStatus,
 )
 from shared.infra.redis_client import RedisClient
-from shared.matches.service import MatchService
 from shared.matches.store import MatchStore, match_key
+from shared.services import match_service
 
 
 def _schema(name: str) -> dict[str, Any]:
@@ -84,7 +84,7 @@ def test_members_are_their_strings() -> None:
 
 
 def test_stored_seats_fit_the_seat_record(store_client: RedisClient) -> None:
-    service = MatchService(MatchStore(store_client), lambda *_: None)
+    service = match_service(MatchStore(store_client), lambda *_: None)
     record, _ = service.create_match("savanna", {}, 1, [
         {"kind": "human"}, {"kind": "open"},
         {"kind": "bot", "bot": {"kind": "ismcts", "simulations": 50}}], match_id="ab" * 8)
@@ -100,7 +100,7 @@ def test_a_record_reads_back_members_and_stores_plain_strings(
         store_client: RedisClient) -> None:
     """``MatchRecord.status`` is a member once loaded; what Redis and the API's JSON hold is
     the plain text, as before the enums."""
-    service = MatchService(MatchStore(store_client), lambda *_: None)
+    service = match_service(MatchStore(store_client), lambda *_: None)
     record, _ = service.create_match("savanna", {}, 1, [{"kind": "human"}, {"kind": "open"}],
                                      match_id="cd" * 8)
     loaded = service.load(record.id)

@@ -18,6 +18,7 @@ from shared.infra.redis_client import RedisClient
 from shared.matches.record import ENDED, MatchRecord
 from shared.matches.service import MatchService
 from shared.matches.store import MatchStore, match_key
+from shared.services import match_service
 from tests.shared.test_seeds import play_out
 from tests.shared.test_service import Recorder
 from tests.shared.test_store import record
@@ -71,7 +72,7 @@ def assert_kept_with_ttls(client: RedisClient, match_id: str, with_result: bool 
 @pytest.mark.parametrize("ending", sorted(ENDINGS))
 def test_a_process_dying_right_after_the_end_leaves_every_key_with_a_ttl(
         store_client: RedisClient, ending: str) -> None:
-    dying = MatchService(store(store_client, DiesAfterTheEnd), Recorder())
+    dying = match_service(store(store_client, DiesAfterTheEnd), Recorder())
     created, tokens = dying.create_match("savanna", {}, 6, HUMANS)
     first = dying.legal_moves(created, 0)[0]["id"]
     dying.submit_move(created.id, 0, created.version, first)  # a log to keep either way
@@ -79,7 +80,7 @@ def test_a_process_dying_right_after_the_end_leaves_every_key_with_a_ttl(
         ENDINGS[ending](dying, created.id, tokens)
 
     # The process is gone; another one reads what the ending write left.
-    service = MatchService(store(store_client), Recorder())
+    service = match_service(store(store_client), Recorder())
     ended = service.load(created.id)
     assert ended.status == ending
     assert_kept_with_ttls(store_client, created.id)
@@ -92,17 +93,17 @@ def test_a_process_dying_right_after_the_end_leaves_every_key_with_a_ttl(
 
 def test_a_waiting_match_expired_by_a_dying_sweep_keeps_its_ttls(
         store_client: RedisClient) -> None:
-    dying = MatchService(store(store_client, DiesAfterTheEnd), Recorder())
+    dying = match_service(store(store_client, DiesAfterTheEnd), Recorder())
     created, _ = dying.create_match("savanna", {}, 6, [{"kind": "human"}, {"kind": "open"}])
     with pytest.raises(ProcessDied):
         dying.expire(created.id, time.time() + 1)
-    assert MatchService(store(store_client), Recorder()).load(created.id).status == "expired"
+    assert match_service(store(store_client), Recorder()).load(created.id).status == "expired"
     assert_kept_with_ttls(store_client, created.id)
 
 
 def test_without_an_ended_ttl_the_end_compacts_the_log_and_keeps_everything(
         store_client: RedisClient) -> None:
-    service = MatchService(MatchStore(store_client), Recorder())
+    service = match_service(MatchStore(store_client), Recorder())
     created, tokens = service.create_match("savanna", {}, 6, HUMANS)
     finish(service, created.id, tokens)
     for suffix in ("", ":tok", ":logz"):
@@ -136,7 +137,7 @@ def test_the_sweep_finishes_keeping_a_match_an_older_release_ended_half_way(
     """An older release wrote the end, then compacted the log and set the TTLs in a second
     step; its process died in between (the match still in ``evo:active``). The sweep
     compacts and sets them."""
-    service = MatchService(store(store_client), Recorder())
+    service = match_service(store(store_client), Recorder())
     created, tokens = service.create_match("savanna", {}, 6, HUMANS)
     finish(service, created.id, tokens)
     entries = service.store.log(created.id)

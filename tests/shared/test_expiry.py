@@ -14,6 +14,7 @@ from shared.bots import turns
 from shared.domain.errors import Gone, NotFound
 from shared.matches.service import MatchService
 from shared.matches.store import MatchStore, match_key
+from shared.services import match_service
 from tests.shared.test_seeds import play_out
 
 HUMANS = [{"kind": "human"}, {"kind": "human"}]
@@ -22,7 +23,7 @@ HUMANS = [{"kind": "human"}, {"kind": "human"}]
 def service_with_ttl(client: redis.Redis, ttl: int, result_ttl: int = 0, log_ttl: int = 0
                      ) -> MatchService:
     store = MatchStore(client, ended_ttl=ttl, result_ttl=result_ttl, log_ttl=log_ttl)
-    return MatchService(store, lambda *_: None, idempotency_ttl=60)
+    return match_service(store, lambda *_: None, idempotency_ttl=60)
 
 
 def match_keys(client: redis.Redis, match_id: str) -> list[str]:
@@ -44,6 +45,7 @@ def wait_gone(client: redis.Redis, match_id: str, timeout: float = 6.0,
     return True
 
 
+@pytest.mark.slow  # waits out real TTLs or deadlines (in `make test`, not test-fast)
 def test_a_finished_match_expires_after_its_ttl(redis_client: redis.Redis) -> None:
     service = service_with_ttl(redis_client, 2)
     record, tokens = service.create_match("savanna", {}, None, HUMANS)
@@ -71,6 +73,7 @@ def test_bot_leases_carry_a_ttl(redis_client: redis.Redis) -> None:
     assert 0 < ttl <= 5000
 
 
+@pytest.mark.slow  # waits out real TTLs or deadlines (in `make test`, not test-fast)
 def test_a_stalled_match_is_expired_by_the_sweep(redis_client: redis.Redis) -> None:
     service = service_with_ttl(redis_client, 2)
     stalled, _ = service.create_match("savanna", {}, None, HUMANS)
@@ -119,6 +122,7 @@ def test_memory_stays_flat_over_created_and_finished_matches(redis_client: redis
     assert max(after_round[1:]) <= after_round[0] + 256 * 1024, after_round
 
 
+@pytest.mark.slow  # waits out real TTLs or deadlines (in `make test`, not test-fast)
 def test_the_result_and_log_outlive_the_match_until_their_own_ttl(redis_client: redis.Redis
                                                                   ) -> None:
     """ENDED_TTL 1 s, LOG_TTL 2 s, RESULT_TTL 3 s: the state and tokens go first, then the

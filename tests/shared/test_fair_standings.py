@@ -12,9 +12,9 @@ import pytest
 
 from shared.domain.types import MatchStatus
 from shared.infra.redis_client import RedisClient
-from shared.matches.service import MatchService
 from shared.matches.store import MatchStore
 from shared.ratings.store import RatingStore
+from shared.services import match_service
 from shared.tournaments import formats
 from shared.tournaments.service import TournamentService, _outcome
 from shared.tournaments.standings import standings
@@ -66,7 +66,7 @@ def test_a_match_every_seat_forfeited_scores_nobody_and_rates_nobody(
         ("greedy", 1), ("x", 2), ("y", 2), ("random", 2)]
     assert all(r["wins"] == 0 for r in rows if r["name"] in ("x", "y"))
     # And the match moves no rating.
-    matches = MatchService(MatchStore(store_client), Recorder())
+    matches = match_service(MatchStore(store_client), Recorder())
     tournaments = TournamentService(matches, TournamentStore(store_client),
                                     RatingStore(store_client))
     record, _ = matches.create_match("savanna", {}, 1, BOTS, rated=True)

@@ -13,6 +13,7 @@ from shared.domain.errors import ServiceError
 from shared.games import get_game
 from shared.matches.service import MatchService
 from shared.matches.store import MatchStore
+from shared.services import match_service
 from tests.shared.test_service import Recorder
 
 COPIES = 6
@@ -43,7 +44,7 @@ def burst(service: MatchService, match_id: str, seat: int, version: int,
 
 def test_concurrent_identical_keyed_moves_all_get_the_first_answer(
         redis_client: redis.Redis) -> None:
-    service = MatchService(MatchStore(redis_client), Recorder())
+    service = match_service(MatchStore(redis_client), Recorder())
     record, _ = service.create_match("savanna", {}, 5, [{"kind": "human"}, {"kind": "human"}])
     for number in range(BURSTS):
         record = service.load(record.id)

@@ -23,8 +23,8 @@ from shared.domain.errors import ServiceError
 from shared.games import all_games
 from shared.kernel.protocol import Game, IllegalMove, State
 from shared.matches.moves import move_shape_problem
-from shared.matches.service import MatchService
 from shared.matches.store import MatchStore, match_key
+from shared.services import match_service
 
 GAMES = all_games()
 IDS = [game.id for game in GAMES]
@@ -104,7 +104,7 @@ def test_every_offered_move_has_the_accepted_shape(game: Game) -> None:
 @pytest.mark.parametrize("game", GAMES, ids=IDS)
 def test_random_json_through_the_service_is_a_clean_refusal(
         game: Game, redis_client: redis.Redis) -> None:
-    service = MatchService(MatchStore(redis_client), lambda *_: None)
+    service = match_service(MatchStore(redis_client), lambda *_: None)
     seats = [{"kind": "human"} for _ in range(game.min_players)]
     record, _ = service.create_match(game.id, {}, None, seats)
 

@@ -100,6 +100,7 @@ def test_a_change_while_the_connection_is_down_is_not_missed(
     assert hub.reconnects >= 1
 
 
+@pytest.mark.slow  # waits out real TTLs or deadlines (in `make test`, not test-fast)
 def test_waiters_re_read_once_a_second_while_the_hub_cannot_subscribe(
         redis_client: redis.Redis) -> None:
     """A hub whose Redis is away (nothing listens on its port) confirms no subscription; its

@@ -14,11 +14,11 @@ import pytest
 from shared.accounts.service import AccountService, parse_networks
 from shared.domain.errors import Conflict, NotFound, Unprocessable
 from shared.infra.redis_client import RedisClient
-from shared.matches.service import MatchService
 from shared.matches.store import MatchStore
 from shared.pools.service import PoolService, PoolSettings
 from shared.pools.store import MatchRules, PoolStore
 from shared.ratings.store import RatingStore
+from shared.services import match_service
 from tests.shared.test_service import Recorder
 
 RULES = MatchRules(players=2, window=2.0, widen_per_second=1.0, max_window=10.0,
@@ -32,7 +32,7 @@ def store(store_client: RedisClient) -> PoolStore:
 
 @pytest.fixture
 def pools(store_client: RedisClient) -> tuple[PoolService, AccountService]:
-    matches = MatchService(MatchStore(store_client), Recorder())
+    matches = match_service(MatchStore(store_client), Recorder())
     accounts = AccountService(matches.accounts, matches, parse_networks("127.0.0.0/8"))
     service = PoolService(PoolStore(store_client), matches, RatingStore(store_client).ratings,
                           PoolSettings(window=2.0, widen_per_second=0.0, max_window=2.0,

@@ -15,12 +15,13 @@ from shared.games import get_game
 from shared.matches.record import MatchRecord
 from shared.matches.service import MatchService
 from shared.matches.store import MatchStore
+from shared.services import match_service
 from tests.shared.test_service import Recorder
 
 
 @pytest.fixture
 def service(redis_client: redis.Redis) -> MatchService:
-    return MatchService(MatchStore(redis_client), Recorder())
+    return match_service(MatchStore(redis_client), Recorder())
 
 
 def humans(n: int) -> list[dict[str, Any]]:

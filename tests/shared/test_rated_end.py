@@ -26,6 +26,7 @@ from shared.matches.service import MatchService
 from shared.matches.store import MatchStore, match_key
 from shared.ratings import model as ratings
 from shared.ratings.store import RatingStore
+from shared.services import match_service
 from shared.tournaments.service import TournamentService
 from shared.tournaments.store import TournamentStore
 from tests.shared.test_end_commit import DiesAfterTheEnd, ProcessDied
@@ -72,7 +73,7 @@ def owed(client: RedisClient, match_id: str) -> tuple[bool, bool]:
 
 def test_a_rated_end_whose_send_fails_answers_the_mover_and_the_sweep_rates_it_once(
         store_client: RedisClient, dead_broker: Callable[[str], None]) -> None:
-    matches = MatchService(MatchStore(store_client), Recorder(), on_finish=dead_broker)
+    matches = match_service(MatchStore(store_client), Recorder(), on_finish=dead_broker)
     tournaments = TournamentService(matches, TournamentStore(store_client),
                                     RatingStore(store_client))
     record = rated_match(matches)
@@ -108,13 +109,13 @@ def test_a_process_dying_right_after_a_rated_end_leaves_it_owed_and_swept(
     """The process dies as soon as the ending commit has run: nothing after it (not even
     the send) happens. The commit itself left the mark and its index entry."""
     sent: list[str] = []
-    dying = MatchService(DiesAfterTheEnd(store_client), Recorder(), on_finish=sent.append)
+    dying = match_service(DiesAfterTheEnd(store_client), Recorder(), on_finish=sent.append)
     record = rated_match(dying)
     with pytest.raises(ProcessDied):
         play_to_the_end(dying, record.id)
     assert sent == [] and owed(store_client, record.id) == (True, True)
 
-    tournaments = TournamentService(MatchService(MatchStore(store_client), Recorder()),
+    tournaments = TournamentService(match_service(MatchStore(store_client), Recorder()),
                                     TournamentStore(store_client), RatingStore(store_client))
     assert tournaments.sweep(finish_grace=0, now=time.time() + 1) == 1
     assert record.id in tournaments.ratings.rated("savanna", [record.id])
@@ -126,7 +127,7 @@ def test_an_entry_of_a_live_match_stays_until_it_ends_and_an_unrated_end_is_drop
     """A write that would have ended the match but lost its compare-and-set leaves its entry
     (added before the commit) on a live match: the sweep never drops it while the match
     lives, since the entry may be that of a write about to land."""
-    matches = MatchService(MatchStore(redis_client), Recorder(), on_finish=dead_broker)
+    matches = match_service(MatchStore(redis_client), Recorder(), on_finish=dead_broker)
     tournaments = TournamentService(matches, TournamentStore(redis_client),
                                     RatingStore(redis_client))
     record = rated_match(matches)
@@ -155,7 +156,7 @@ def test_a_match_of_a_tournament_cancelled_before_its_end_was_handled_is_still_r
     aborted, and the mark is still handled (and cleared) by the sweep, rating nothing twice.
 
     (Until issue 39 the cancel left it unrecorded and only the sweep rated it.)"""
-    matches = MatchService(MatchStore(redis_client), Recorder(), on_finish=dead_broker)
+    matches = match_service(MatchStore(redis_client), Recorder(), on_finish=dead_broker)
     tournaments = TournamentService(matches, TournamentStore(redis_client),
                                     RatingStore(redis_client))
     spec = {"game": "savanna", "format": "round_robin", "seats": 2, "seed": 3, "rounds": 1,
@@ -182,7 +183,7 @@ def test_a_rated_end_whose_state_expired_before_the_sweep_is_rated_from_its_kept
         redis_client: redis.Redis, dead_broker: Callable[[str], None]) -> None:
     """With ``ENDED_TTL`` an ended match's state goes first and its result stays: a mark
     still owed then (the broker was away longer than that) is rated from the kept result."""
-    matches = MatchService(MatchStore(redis_client, ended_ttl=600, result_ttl=1200),
+    matches = match_service(MatchStore(redis_client, ended_ttl=600, result_ttl=1200),
                            Recorder(), on_finish=dead_broker)
     tournaments = TournamentService(matches, TournamentStore(redis_client),
                                     RatingStore(redis_client))
@@ -208,7 +209,7 @@ def test_an_end_that_cannot_be_handled_holds_up_neither_the_others_nor_the_ticks
         caplog: pytest.LogCaptureFixture) -> None:
     """A stored end the rating cannot read (no ranking) fails its handling: it is logged,
     kept and looked at again later; the match after it is rated all the same."""
-    matches = MatchService(MatchStore(redis_client), Recorder(), on_finish=dead_broker)
+    matches = match_service(MatchStore(redis_client), Recorder(), on_finish=dead_broker)
     tournaments = TournamentService(matches, TournamentStore(redis_client),
                                     RatingStore(redis_client))
     broken = bare_record("broken")

@@ -13,6 +13,7 @@ from shared.games import all_games
 from shared.kernel.protocol import Game
 from shared.matches.service import MatchService
 from shared.matches.store import MatchStore
+from shared.services import match_service
 
 GAMES = all_games()
 
@@ -35,7 +36,7 @@ def play_out(service: MatchService, match_id: str, tokens: dict[int, str], rng: 
 @pytest.mark.parametrize("game", GAMES, ids=[game.id for game in GAMES])
 def test_the_revealed_seed_checks_and_replays_the_match(game: Game,
                                                         redis_client: redis.Redis) -> None:
-    service = MatchService(MatchStore(redis_client), lambda *_: None)
+    service = match_service(MatchStore(redis_client), lambda *_: None)
     seats = [{"kind": "human"} for _ in range(game.min_players)]
     record, tokens = service.create_match(game.id, {}, None, seats)
     start = service.describe(record, 0)

@@ -13,6 +13,7 @@ from shared.infra.redis_client import RedisClient
 from shared.infra.secrets import hash_secret
 from shared.matches.service import MatchService
 from shared.matches.store import MatchStore, match_key
+from shared.services import match_service
 
 
 class Recorder:
@@ -27,7 +28,7 @@ class Recorder:
 
 @pytest.fixture
 def service(store_client: RedisClient) -> MatchService:
-    return MatchService(MatchStore(store_client), Recorder())
+    return match_service(MatchStore(store_client), Recorder())
 
 
 def humans(n: int) -> list[dict[str, Any]]:

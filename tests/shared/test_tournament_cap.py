@@ -9,9 +9,9 @@ import threading
 import redis
 
 from shared.domain.errors import TooManyRequests
-from shared.matches.service import MatchService
 from shared.matches.store import MatchStore
 from shared.ratings.store import RatingStore
+from shared.services import match_service
 from shared.tournaments.limits import TournamentLimits
 from shared.tournaments.service import TournamentService
 from shared.tournaments.store import TournamentStore
@@ -22,7 +22,7 @@ from tests.shared.test_tournament_retention import SPEC
 def test_concurrent_creations_from_one_address_never_pass_the_cap(
         redis_client: redis.Redis) -> None:
     tournaments = TournamentService(
-        MatchService(MatchStore(redis_client), Recorder()), TournamentStore(redis_client),
+        match_service(MatchStore(redis_client), Recorder()), TournamentStore(redis_client),
         RatingStore(redis_client), start=lambda _: None,
         limits=TournamentLimits(running_per_client=3))
     made, refused = [], []

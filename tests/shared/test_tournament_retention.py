@@ -7,11 +7,13 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import pytest
 import redis
 
 from shared.matches.service import MatchService
 from shared.matches.store import MatchStore
 from shared.ratings.store import RatingStore
+from shared.services import match_service
 from shared.tournaments.service import TournamentService
 from shared.tournaments.store import OWN_SUFFIXES, TournamentStore
 from tests.shared.test_service import Recorder
@@ -26,7 +28,7 @@ SPEC: dict[str, Any] = {
 def services(client: redis.Redis, ttl: int) -> tuple[MatchService, TournamentService,
                                                      list[str]]:
     finished: list[str] = []
-    matches = MatchService(MatchStore(client), Recorder(), on_finish=finished.append)
+    matches = match_service(MatchStore(client), Recorder(), on_finish=finished.append)
     return matches, TournamentService(matches, TournamentStore(client, ended_ttl=ttl),
                                       RatingStore(client)), finished
 
@@ -37,6 +39,7 @@ def own_keys(client: redis.Redis, tournament_id: str) -> dict[str, int]:
     return {key: client.ttl(key) for key in keys if client.exists(key)}
 
 
+@pytest.mark.slow  # waits out real TTLs or deadlines (in `make test`, not test-fast)
 def test_a_finished_tournament_expires_and_a_running_one_does_not(
         redis_client: redis.Redis) -> None:
     matches, tournaments, finished = services(redis_client, ttl=2)
@@ -69,6 +72,7 @@ def test_a_finished_tournament_expires_and_a_running_one_does_not(
     assert own_keys(redis_client, over) == {}
 
 
+@pytest.mark.slow  # waits out real TTLs or deadlines (in `make test`, not test-fast)
 def test_a_creation_drops_expired_tournaments_from_the_listing_index(
         redis_client: redis.Redis) -> None:
     """Nobody lists: the index still keeps only what is kept (each creation prunes it)."""

@@ -7,9 +7,9 @@ from __future__ import annotations
 import redis
 
 from bench.round_trips import RoundTrips
-from shared.matches.service import MatchService
 from shared.matches.store import MatchStore
 from shared.ratings.store import RatingStore
+from shared.services import match_service
 from shared.tournaments.service import TournamentService
 from shared.tournaments.store import TournamentStore
 from tests.shared.test_service import Recorder
@@ -36,7 +36,7 @@ def idle_tick_round_trips(tournaments: TournamentService, running: int) -> int:
 
 def test_an_idle_tick_costs_the_same_round_trips_with_1_and_8_running_matches(
         redis_client: redis.Redis) -> None:
-    tournaments = TournamentService(MatchService(MatchStore(redis_client), Recorder()),
+    tournaments = TournamentService(match_service(MatchStore(redis_client), Recorder()),
                                     TournamentStore(redis_client), RatingStore(redis_client))
     one, eight = idle_tick_round_trips(tournaments, 1), idle_tick_round_trips(tournaments, 8)
     assert one == eight == IDLE_TICK_ROUND_TRIPS
@@ -45,7 +45,7 @@ def test_an_idle_tick_costs_the_same_round_trips_with_1_and_8_running_matches(
 def test_a_noted_end_is_recorded_by_the_next_tick(redis_client: redis.Redis) -> None:
     """The finish handling notes the end; the tick records its outcome and drops the note."""
     finished: list[str] = []
-    matches = MatchService(MatchStore(redis_client), Recorder(), on_finish=finished.append)
+    matches = match_service(MatchStore(redis_client), Recorder(), on_finish=finished.append)
     tournaments = TournamentService(matches, TournamentStore(redis_client),
                                     RatingStore(redis_client))
     tid = tournaments.create({"game": "savanna", "format": "round_robin", "seats": 2,

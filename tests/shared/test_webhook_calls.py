@@ -175,7 +175,8 @@ class Recorder(ThreadingHTTPServer):
                 pass
 
         super().__init__((host, port), Handler)
-        threading.Thread(target=self.serve_forever, daemon=True).start()
+        # A short poll: shutdown() waits up to one interval (0.5 s by default).
+        threading.Thread(target=self.serve_forever, args=(0.02,), daemon=True).start()
 
 
 def test_the_call_goes_to_the_checked_address_with_the_url_host(
@@ -281,6 +282,7 @@ def test_a_huge_answer_is_read_to_the_cap_only() -> None:
         assert peak < 8 * CAP  # the cap, a read buffer or two (50 MB were on offer)
 
 
+@pytest.mark.slow  # waits out real TTLs or deadlines (in `make test`, not test-fast)
 def test_a_slow_name_server_holds_the_call_no_longer_than_the_deadline(
         listener: Listener) -> None:
     def slow(host: str, port: int, *args: Any, **kwargs: Any) -> list[tuple[Any, ...]]:

@@ -26,6 +26,7 @@ from shared.bots.webhooks import WebhookPolicy
 from shared.infra.webhook_target import parse_networks
 from shared.matches.service import MatchService
 from shared.matches.store import MatchStore
+from shared.services import match_service
 from tests.shared.test_service import Recorder
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -121,7 +122,8 @@ class VerifyingBot(ThreadingHTTPServer):
 
         super().__init__(("127.0.0.1", 0), Handler)
         self.url = f"http://127.0.0.1:{self.server_address[1]}/evo"
-        threading.Thread(target=self.serve_forever, daemon=True).start()
+        # A short poll: shutdown() waits up to one interval (0.5 s by default).
+        threading.Thread(target=self.serve_forever, args=(0.02,), daemon=True).start()
 
 
 @pytest.fixture
@@ -134,7 +136,7 @@ def bot() -> Iterator[VerifyingBot]:
 
 @pytest.fixture
 def services(store_client: Any) -> tuple[MatchService, AccountService]:
-    matches = MatchService(MatchStore(store_client), Recorder())
+    matches = match_service(MatchStore(store_client), Recorder())
     return matches, AccountService(matches.accounts, matches, LOOPBACK)
 
 

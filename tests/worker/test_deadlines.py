@@ -14,6 +14,7 @@ from shared.bots import deadlines
 from shared.domain.errors import Conflict
 from shared.matches.service import MatchService
 from shared.matches.store import MatchStore
+from shared.services import match_service
 from tests.shared.test_service import Recorder
 
 LATER = 3600.0  # waiting matches expire after an hour
@@ -27,7 +28,7 @@ def overdue_sweep(service: MatchService) -> int:
 
 @pytest.fixture
 def service(redis_client: redis.Redis) -> MatchService:
-    return MatchService(MatchStore(redis_client), Recorder())
+    return match_service(MatchStore(redis_client), Recorder())
 
 
 def seats(*kinds: str) -> list[dict[str, Any]]:

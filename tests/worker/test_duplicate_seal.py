@@ -14,6 +14,7 @@ from shared.infra.redis_client import RedisClient
 from shared.matches.service import MatchService
 from shared.matches.store import MatchStore, match_key
 from shared.ratings.store import RatingStore
+from shared.services import match_service
 from shared.tournaments.service import TournamentService
 from shared.tournaments.store import TournamentStore
 from tests.shared.test_service import Recorder
@@ -27,7 +28,7 @@ def services(client: RedisClient, ended_ttl: int = 0
              ) -> tuple[MatchService, TournamentService, list[str]]:
     ended: list[str] = []
     store = MatchStore(client, ended_ttl=ended_ttl, result_ttl=2 * ended_ttl)
-    matches = MatchService(store, Recorder(), on_finish=ended.append)
+    matches = match_service(store, Recorder(), on_finish=ended.append)
     return matches, TournamentService(matches, TournamentStore(client),
                                       RatingStore(client)), ended
 

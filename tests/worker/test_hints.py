@@ -16,12 +16,13 @@ from shared.bots.hint_search import answer, suggest
 from shared.domain.errors import Conflict, Forbidden, TooManyRequests, Unavailable
 from shared.matches.service import MatchService
 from shared.matches.store import MatchStore
+from shared.services import match_service
 from tests.shared.test_service import Recorder
 
 
 @pytest.fixture
 def service(redis_client: redis.Redis) -> MatchService:
-    return MatchService(MatchStore(redis_client), Recorder())
+    return match_service(MatchStore(redis_client), Recorder())
 
 
 def _humans(service: MatchService, game: str) -> Any:

@@ -16,6 +16,7 @@ from shared.domain.errors import Gone
 from shared.games import get_game
 from shared.matches.service import MatchService
 from shared.matches.store import MatchStore, match_key
+from shared.services import match_service
 from tests.shared.test_service import Recorder
 
 #: The shape of a ``savanna-1`` state: one combined pick-and-place step, no reveal phase.
@@ -31,7 +32,7 @@ def store_as_savanna_1(client: redis.Redis, match_id: str) -> None:
 
 @pytest.fixture
 def service(redis_client: redis.Redis) -> MatchService:
-    return MatchService(MatchStore(redis_client, ended_ttl=60, result_ttl=600), Recorder())
+    return match_service(MatchStore(redis_client, ended_ttl=60, result_ttl=600), Recorder())
 
 
 def old_match(service: MatchService, redis_client: redis.Redis, **kwargs: Any) -> Any:

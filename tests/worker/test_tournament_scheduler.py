@@ -12,6 +12,7 @@ from shared.infra.redis_client import RedisClient
 from shared.matches.service import MatchService
 from shared.matches.store import MatchStore, match_key
 from shared.ratings.store import RatingStore
+from shared.services import match_service
 from shared.tournaments.service import TournamentService
 from shared.tournaments.store import TournamentStore
 from tests.shared.test_service import Recorder
@@ -30,7 +31,7 @@ def drive(matches: MatchService, tournaments: TournamentService, finished: list[
 def test_a_round_robin_runs_to_the_end_and_a_slot_is_never_played_twice(
         store_client: RedisClient) -> None:
     finished: list[str] = []
-    matches = MatchService(MatchStore(store_client), Recorder(), on_finish=finished.append)
+    matches = match_service(MatchStore(store_client), Recorder(), on_finish=finished.append)
     tournaments = TournamentService(matches, TournamentStore(store_client),
                                     RatingStore(store_client))
     spec = {"game": "savanna", "format": "round_robin", "seats": 2, "seed": 3, "rounds": 1,
@@ -65,7 +66,7 @@ def test_a_server_drawn_seed_stays_secret_until_the_matches_are_over(
     """Every deal derives from the tournament's seed: an entrant who read it while matches
     run could foresee the hidden cards, so a seed the server drew is shown only once over."""
     finished: list[str] = []
-    matches = MatchService(MatchStore(redis_client), Recorder(), on_finish=finished.append)
+    matches = match_service(MatchStore(redis_client), Recorder(), on_finish=finished.append)
     tournaments = TournamentService(matches, TournamentStore(redis_client),
                                     RatingStore(redis_client))
     spec = {"game": "savanna", "format": "round_robin", "seats": 2, "rounds": 1,
@@ -97,7 +98,7 @@ def test_a_match_whose_state_expired_before_its_tick_is_scored_from_its_kept_res
     once), never plays the slot again, and the tournament goes on to its end."""
     ended: list[str] = []
     store = MatchStore(store_client, ended_ttl=3600, result_ttl=7200)
-    matches = MatchService(store, Recorder(), on_finish=ended.append)
+    matches = match_service(store, Recorder(), on_finish=ended.append)
     tournaments = TournamentService(matches, TournamentStore(store_client),
                                     RatingStore(store_client))
     spec = {"game": "savanna", "format": "round_robin", "seats": 2, "seed": 5, "rounds": 1,

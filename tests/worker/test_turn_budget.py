@@ -18,6 +18,7 @@ from shared.kernel.budget import SearchBudget
 from shared.matches.service import MatchService
 from shared.matches.store import MatchStore, match_key
 from shared.search import SearchConfig, search_move
+from shared.services import match_service
 from tests.shared.test_service import Recorder
 from tests.worker.test_search import SteppingClock
 
@@ -103,7 +104,7 @@ def test_the_floor_of_simulations_outlasts_the_clock() -> None:
 
 @pytest.fixture
 def service(redis_client: redis.Redis) -> MatchService:
-    return MatchService(MatchStore(redis_client), Recorder())
+    return match_service(MatchStore(redis_client), Recorder())
 
 
 def _first_legal(service: MatchService, match_id: str, seat: int) -> Any:

@@ -15,13 +15,14 @@ from shared.infra.redis_client import RedisClient
 from shared.matches import carryover
 from shared.matches.service import MatchService
 from shared.matches.store import MatchStore
+from shared.services import match_service
 from tests.shared.test_service import Recorder
 
 
 @pytest.fixture
 def service(store_client: RedisClient) -> MatchService:
     """On a single Redis and on a cluster (the turn's reads, claim and commit differ)."""
-    return MatchService(MatchStore(store_client), Recorder())
+    return match_service(MatchStore(store_client), Recorder())
 
 
 def bot_match(service: MatchService, kind: str = "random", game: str = "evolution"
