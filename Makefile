@@ -47,12 +47,15 @@ test: $(STAMP) $(NODE_STAMP) chromium rabbitmq
 	$(BIN)/python -m shared.infra.accel build
 	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadgroup
 
-# The development loop (80 s on an idle 2-core machine): the unit, engine and API tests
-# (Flask's test client on a real Redis). Left out: the `integration` tests (gunicorn, the Celery worker,
-# the browser, RabbitMQ, the cluster's failover) and the `slow` ones (long seeded random play,
-# the compiled build). `make test` runs everything.
+# The development loop: the unit, engine and API tests (Flask's test client on a real Redis).
+# Left out: the `integration` tests (gunicorn, the Celery worker, the browser, RabbitMQ, the
+# cluster's failover) and the `slow` ones (long seeded random play, the compiled build, real
+# TTLs and deadlines). `make test` runs everything. Bytecode is written even where
+# PYTHONDONTWRITEBYTECODE is set: pytest keeps its rewritten test modules (400+) as bytecode,
+# and rewriting them again costs every run ~10 s of CPU.
 test-fast: $(STAMP)
-	$(BIN)/python -m pytest -m "not integration and not slow" -n $(PYTEST_WORKERS) --dist loadgroup
+	env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest -m "not integration and not slow" \
+		-n $(PYTEST_WORKERS) --dist loadgroup
 
 # Style (ruff), the layer contracts (import-linter, pyproject.toml [tool.importlinter]) and
 # the types (mypy --strict, pyproject.toml [tool.mypy]).
