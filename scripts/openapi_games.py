@@ -5,7 +5,8 @@ Every registered game gets its view (``<Game>View``), one schema per move type
 list (``<Game>LegalMoves``) and its shared definitions (``<Game><Name>``). ``View`` and
 ``LegalMoves`` are unions discriminated on ``game``; ``Move`` is any game's move, a flat
 ``oneOf`` of every game's move schemas (move types repeat across games, so it has no
-discriminator: where the game is known, ``<Game>Move`` has one). Nothing here names a game: the list comes from the catalogue.
+discriminator: where the game is known, ``<Game>Move`` has one). Nothing here names a game:
+the list comes from the catalogue.
 
 ``python -m scripts.openapi_games`` rewrites the block between the markers in openapi.yaml;
 ``--check`` only says whether it is up to date (``tests/api/test_openapi_games.py`` runs it).

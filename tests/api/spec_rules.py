@@ -107,7 +107,7 @@ def _disjoint(a: dict[str, Any], b: dict[str, Any]) -> bool:
 
 def _tag(members: list[dict[str, Any]]) -> str | None:
     """The property every member requires with a constant of its own, distinct per member."""
-    common = set.intersection(*(set(m.get("required", [])) for m in members))
+    common: set[str] = set.intersection(*(set(m.get("required", [])) for m in members))
     for name in sorted(common):
         values = [_constant(m.get("properties", {}).get(name, {})) for m in members]
         if None not in values and len(set(map(repr, values))) == len(values):
