@@ -10,9 +10,11 @@ versions are pinned in ``tests/js/package.json`` (installed by ``make test``).
 from __future__ import annotations
 
 import importlib
+import inspect
 import json
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -52,6 +54,7 @@ def test_a_typescript_client_compiles_strictly_and_plays_a_match(
     assert done.returncode == 0, done.stderr
     outcome = json.loads(done.stdout)
     assert outcome["status"] == "finished" and outcome["played"] > 0
+    assert outcome["opponent"] == "none"  # the random bot, narrowed on `kind`
     names = {c["key"]: c["name"] for c in client.call(
         "GET", "/v1/games/savanna/components").json()["components"]}
     assert outcome["pickedNames"] == [names[card] for card in outcome["picked"]]
@@ -148,6 +151,64 @@ def test_the_generated_python_client_types_the_component_catalogue(
     assert all(isinstance(c, evo_client.models.Component) for c in parsed.components)
     assert [c.key for c in parsed.components] == [c["key"] for c in body["components"]]
     assert parsed.to_dict() == body
+
+
+def _fields(cls: type) -> dict[str, set[str]]:
+    """The generated model's fields: each annotation's types (``A | B | Unset`` → {A, B, Unset})."""
+    return {name: {part.strip() for part in re.split(r"[|\[\]]", str(hint)) if part.strip()}
+            for name, hint in inspect.get_annotations(cls).items()}
+
+
+def test_the_generated_python_client_types_bots_seats_and_extended_answers(
+        evo_client: SimpleNamespace) -> None:
+    """The schemas other generators misread are real models here: ``BotSpec`` is a union of
+    the three bot models (not ``Any``), seats and entrants unions of their kinds, the time
+    control of its two; ``CreatedAccount``, ``CreatedApiKey`` and ``SignedIn`` carry their
+    own fields beside the extended ones (not the base model with the rest untyped). Each
+    parses into its model and back unchanged."""
+    models = evo_client.models
+    bots = {"GreedyBotSpec", "RandomBotSpec", "SearchBotSpec"}
+    assert _fields(models.BotSeatSpec)["bot"] == bots
+    assert _fields(models.BotEntrant)["bot"] == bots
+    assert _fields(models.CreateMatch)["seats"] == {
+        "list", "AccountSeatSpec", "BotSeatSpec", "HumanSeatSpec", "OpenSeatSpec"}
+    assert _fields(models.CreateTournament)["entrants"] == {"list", "AccountEntrant",
+                                                            "BotEntrant"}
+    assert _fields(models.SearchBotSpec)["level"] == {"SearchLevel", "Unset"}
+    assert "Any" not in set().union(*(_fields(getattr(models, name)).get(field, set())
+                                      for name in dir(models) if name[:1].isupper()
+                                      for field in ("bot", "seats", "entrants", "move",
+                                                    "time_control")))
+    body = {"game": "savanna", "time_control": {"kind": "turn_based", "per_move": 30},
+            "seats": [{"kind": "human", "name": "Ann"}, {"kind": "open"},
+                      {"kind": "bot", "bot": {"kind": "ismcts", "level": "easy"}},
+                      {"kind": "bot", "bot": {"kind": "random"}},
+                      {"kind": "account", "account": "a1"}]}
+    create = models.CreateMatch.from_dict(body)
+    assert [type(seat).__name__ for seat in create.seats] == [
+        "HumanSeatSpec", "OpenSeatSpec", "BotSeatSpec", "BotSeatSpec", "AccountSeatSpec"]
+    assert isinstance(create.seats[2].bot, models.SearchBotSpec)
+    assert create.seats[2].bot.level == models.SearchLevel.EASY
+    assert isinstance(create.seats[3].bot, models.RandomBotSpec)
+    assert isinstance(create.time_control, models.TurnBasedControl)
+    assert create.to_dict() == body
+    entrants = [{"bot": {"kind": "greedy"}, "name": "G"}, {"account": "a1"}]
+    tournament = models.CreateTournament.from_dict({"game": "savanna", "format": "swiss",
+                                                    "entrants": entrants})
+    assert [type(e).__name__ for e in tournament.entrants] == ["BotEntrant", "AccountEntrant"]
+    assert [e.to_dict() for e in tournament.entrants] == entrants
+    account = {"id": "a1", "name": "Bot", "kind": "bot", "webhook": None, "created_at": 1.0,
+               "key": "evk_x", "webhook_secret": "whsec_y"}
+    created = models.CreatedAccount.from_dict(account)
+    assert (created.key, created.webhook_secret) == ("evk_x", "whsec_y")
+    assert created.additional_properties == {} and created.to_dict() == account
+    key = {"name": "ci", "created_at": 1.0, "last_used": None, "key": "evk_z"}
+    assert models.CreatedApiKey.from_dict(key).key == "evk_z"
+    signed = models.SignedIn.from_dict({
+        "access_token": "eva_1", "token_type": "Bearer", "expires_in": 60, "expires_at": 2.0,
+        "refresh_token": "evr_1", "refresh_expires_in": 600, "session": "s1",
+        "account": {k: v for k, v in account.items() if k not in ("key", "webhook_secret")}})
+    assert isinstance(signed.account, models.AccountFields) and signed.account.id == "a1"
 
 
 def play_with_generated_client(api_url: str, evo_client: SimpleNamespace) -> None:
