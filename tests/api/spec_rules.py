@@ -1,12 +1,14 @@
 """Constructs of an OpenAPI document that common client generators misread, found by walking it.
 
-Each rule is one a generator's maintainers document or an open issue of theirs shows:
+Each rule is one a generator's maintainers document, an issue of theirs shows, or we saw
+openapi-python-client 0.29.1 (requirements-dev.txt) do to this spec:
 
 - ``mixed``: ``properties``/``type``/``enum``/``required``… beside a ``oneOf``/``anyOf``/``allOf``
-  (an object and a union in one schema). openapi-python-client gives such a schema no model
-  and types it ``Any`` (a ``oneOf`` with ``properties``), or parses the ``allOf`` part alone
-  and loses the rest; openapi-generator's typescript-fetch generates only the union and drops
-  the properties and their enums (OpenAPITools/openapi-generator#14763, #21878).
+  (an object and a union in one schema). openapi-python-client typed such a ``BotSpec`` as
+  ``Any`` and parsed ``CreatedAccount`` (``allOf`` plus ``properties``) as its base model,
+  the key left untyped; TypeScript generators keep the union and drop the properties and
+  their enums (openapi-generator#21878 for typescript-fetch, json-schema-to-typescript#203,
+  spec2ts#4, hey-api/openapi-ts#713). Extend by an ``allOf`` of the base and an object.
 - ``nested``: a union one of whose members is itself a union (``anyOf`` of ``oneOf``s, a
   ``oneOf`` inside an ``allOf``). typescript-fetch types the inner union as a plain ``object``
   (openapi-generator#20155) and openapi-python-client ignores a ``oneOf`` inside an ``allOf``
@@ -16,14 +18,15 @@ Each rule is one a generator's maintainers document or an open issue of theirs s
   an ``allOf``: one interface with every member's fields (openapi-generator#14803), so a
   cross-game ``Move`` became one interface with every field required. Use ``oneOf``.
 - ``inline``: an object member of a union written inline instead of a ``$ref``. Generators
-  name it themselves (``TimeControlOneOf``, ``TimeControlType0``), and an inline enum in it
-  is dropped or renamed; a discriminator's mapping can only name components.
+  name it themselves (openapi-python-client made ``TimeControlType0``; typescript-fetch's
+  invented names clash, openapi-generator#15212), an inline enum in it goes with it, and a
+  discriminator's mapping can only name components.
 - ``discriminator``: a ``oneOf`` of objects that all require one property with a constant
   value, distinct per member, must say so with a ``discriminator`` mapping every value (else
-  typescript-fetch and openapi-python-client try each member in turn, and the first whose
-  required fields are present wins); one without such a property must have members no value
-  can match twice (a constant that differs, or a field one requires and the other refuses),
-  or a generator's first guess is as good as any.
+  typescript-fetch and openapi-python-client try each member in turn and the first that
+  parses wins; the mapping is the workaround of openapi-generator#14763); one without such a
+  property must have members no value can match twice (a constant that differs, or a field
+  one requires and the other refuses), so that trying them in turn finds the one.
 """
 
 from __future__ import annotations
