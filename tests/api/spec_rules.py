@@ -27,6 +27,9 @@ openapi-python-client 0.29.1 (requirements-dev.txt) do to this spec:
   parses wins; the mapping is the workaround of openapi-generator#14763); one without such a
   property must have members no value can match twice (a constant that differs, or a field
   one requires and the other refuses), so that trying them in turn finds the one.
+- ``nullable-enum``: an ``enum`` of a ``type`` list with ``"null"`` (``[string, "null"]``).
+  openapi-python-client made three identical enum classes of ``JoinPool.bot_fill``
+  (``JoinPoolBotFillType1``, ``…Type2Type1``…); a named enum or null (a ``oneOf``) is one.
 """
 
 from __future__ import annotations
@@ -152,6 +155,9 @@ def hazards(spec: dict[str, Any]) -> list[str]:
     """Every construct of the rules above found in ``spec``, as ``rule: where: what``."""
     out: list[str] = []
     for path, node in _schemas(spec, "#"):
+        kinds = node.get("type")
+        if isinstance(kinds, list) and "null" in kinds and "enum" in node:
+            out.append(f"nullable-enum: {path} is an enum of {kinds}: name it, oneOf it with null")
         composed = [k for k in COMPOSITIONS if isinstance(node.get(k), list)]
         if not composed:
             continue

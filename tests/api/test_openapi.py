@@ -550,6 +550,7 @@ GENERATOR_HAZARDS = {
     "anyOf": _spec_of(A=_object("a"), B=_object("b"), AB={"anyOf": [REF_A, REF_B]}),
     "inline": _spec_of(A=_object("a"), AB={"oneOf": [REF_A, _object("b")]}),
     "discriminator": _spec_of(A=_object("a"), B=_object("b"), AB={"oneOf": [REF_A, REF_B]}),
+    "nullable-enum": _spec_of(Level={"type": ["string", "null"], "enum": ["easy", None]}),
     "discriminator-overlap": _spec_of(A=_object(x="integer"), B=_object(x="integer"),
                                       AB={"oneOf": [REF_A, REF_B]}),
 }
@@ -559,7 +560,8 @@ def test_each_generator_rule_finds_its_construct() -> None:
     """Each rule fires on a small spec that has its construct, and not once it is fixed."""
     for rule, spec in GENERATOR_HAZARDS.items():
         found = hazards(spec)
-        assert any(h.startswith(rule.split("-")[0] + ":") for h in found), (rule, found)
+        name = rule.removesuffix("-allOf").removesuffix("-overlap")
+        assert any(h.startswith(name + ":") for h in found), (rule, found)
     fixed = _spec_of(A=_object("a"), B=_object("b"), N=_object(y="integer"),
                      AB={"oneOf": [REF_A, REF_B], "discriminator": {
                          "propertyName": "kind", "mapping": {"a": REF_A["$ref"],
@@ -567,6 +569,9 @@ def test_each_generator_rule_finds_its_construct() -> None:
                      AorN={"oneOf": [REF_A, {"$ref": "#/components/schemas/N"}]},
                      Nullable={"oneOf": [{"$ref": "#/components/schemas/AB"},
                                          {"type": "null"}]},
+                     Level={"type": "string", "enum": ["easy", "hard"]},
+                     NullableLevel={"oneOf": [{"$ref": "#/components/schemas/Level"},
+                                              {"type": "null"}]},
                      Extended={"allOf": [REF_A, {"type": "object",
                                                  "properties": {"z": {"type": "string"}}}]})
     assert hazards(fixed) == []

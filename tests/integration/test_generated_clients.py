@@ -195,6 +195,7 @@ def test_the_generated_python_client_types_bots_seats_and_extended_answers(
     assert _fields(models.CreateTournament)["entrants"] == {"list", "AccountEntrant",
                                                             "BotEntrant"}
     assert _fields(models.SearchBotSpec)["level"] == {"SearchLevel", "Unset"}
+    assert _fields(models.JoinPool)["bot_fill"] == {"SearchLevel", "None", "Unset"}
     assert "Any" not in set().union(*(_fields(getattr(models, name)).get(field, set())
                                       for name in dir(models) if name[:1].isupper()
                                       for field in ("bot", "seats", "entrants", "move",
