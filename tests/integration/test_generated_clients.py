@@ -273,3 +273,10 @@ def play_with_generated_client(api_url: str, evo_client: SimpleNamespace) -> Non
     log = matches.list_events.sync_detailed(match_id, client=anonymous)
     assert isinstance(log.parsed, models.EventLog), log.content
     assert answers == sum(1 for e in log.parsed.events if e.seat == 0 and e.move)
+    # The catalogue over HTTP, typed: every card the typed view can carry has a name.
+    catalogue = importlib.import_module("evo_client.api.catalogue.get_game_components")
+    listed = catalogue.sync_detailed("savanna", client=anonymous, lang="en")
+    assert isinstance(listed.parsed, models.GameComponents), listed.content
+    names = {c.key: c.name for c in listed.parsed.components if c.category == "card"}
+    assert all(isinstance(c, models.Component) for c in listed.parsed.components)
+    assert all(names.get(card.value) for card in models.SavannaCard)
