@@ -3,9 +3,10 @@
 Every registered game gets its view (``<Game>View``), one schema per move type
 (``<Game><Type>Move``), their union discriminated on ``type`` (``<Game>Move``), its legal-move
 list (``<Game>LegalMoves``) and its shared definitions (``<Game><Name>``). ``View`` and
-``LegalMoves`` are unions discriminated on ``game``; ``Move`` is any game's move (move types
-repeat across games, so it has no discriminator: where the game is known, ``<Game>Move`` has
-one). Nothing here names a game: the list comes from the catalogue.
+``LegalMoves`` are unions discriminated on ``game``; ``Move`` is any game's move, a flat
+``oneOf`` of every game's move schemas (move types repeat across games, so it has no
+discriminator: where the game is known, ``<Game>Move`` has one). Nothing here names a game:
+the list comes from the catalogue.
 
 ``python -m scripts.openapi_games`` rewrites the block between the markers in openapi.yaml;
 ``--check`` only says whether it is up to date (``tests/api/test_openapi_games.py`` runs it).
@@ -99,6 +100,23 @@ def game_components(game: Game) -> dict[str, Any]:
     return out
 
 
+def _distinct_moves(schemas: dict[str, Any], games: list[Game]) -> list[str]:
+    """Every game's move schemas by name, one of each shape: a flat ``oneOf`` (a union of the
+    games' unions, or an ``anyOf``, is what generators misread) needs no value to match two
+    members, and the same move in two games (Evolution's and North Star's ``pass``) would."""
+    names: list[str] = []
+    shapes: list[Any] = []
+    for game in games:
+        union = schemas[f"{pascal(game.id)}Move"]
+        for ref in union["discriminator"]["mapping"].values():
+            name = ref.removeprefix(REF)
+            shape = {k: v for k, v in schemas[name].items() if k != "description"}
+            if shape not in shapes:
+                names.append(name)
+                shapes.append(shape)
+    return names
+
+
 def components(games: list[Game]) -> dict[str, Any]:
     """Every game's components, then ``View``, ``Move`` and ``LegalMoves`` over all games."""
     out: dict[str, Any] = {}
@@ -116,9 +134,11 @@ def components(games: list[Game]) -> dict[str, Any]:
     out["Move"] = {
         "description": (
             "A move in its canonical form: `type` names it, the rest are its parameters. Any "
-            "game's move; move types repeat across games, so where the game is known use its "
-            "own union (e.g. the `move` of a game's `LegalMoves`), discriminated on `type`."),
-        "anyOf": [{"$ref": f"{REF}{p}Move"} for p in prefixes.values()]}
+            "game's move, one of every game's move schemas (a move two games spell alike is "
+            "listed once); move types repeat across games, so there is no discriminator: where "
+            "the game is known use its own union (e.g. the `move` of a game's `LegalMoves`), "
+            "discriminated on `type`."),
+        "oneOf": [{"$ref": REF + name} for name in _distinct_moves(out, games)]}
     out["LegalMoves"] = {
         "description": "A seat's legal moves now, typed by the match's game (`game`).",
         "oneOf": [{"$ref": f"{REF}{p}LegalMoves"} for p in prefixes.values()],

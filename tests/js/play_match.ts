@@ -12,6 +12,25 @@ type SavannaView = components["schemas"]["SavannaView"];
 type SavannaLegalMove = components["schemas"]["SavannaLegalMove"];
 type SavannaMove = components["schemas"]["SavannaMove"];
 type Component = components["schemas"]["Component"];
+type BotSpec = components["schemas"]["BotSpec"];
+type SeatSpec = components["schemas"]["SeatSpec"];
+
+// The contract's unions are discriminated on their tag, so the compiler refuses what the API
+// refuses (each line below fails to compile if its union reads as one loose object).
+// @ts-expect-error only the search bot takes a budget
+const randomWithLevel: BotSpec = { kind: "random", level: "easy" };
+// @ts-expect-error a bot seat needs its `bot`
+const botWithoutBot: SeatSpec = { kind: "bot" };
+// @ts-expect-error an account seat plays under the account's name
+const namedAccount: SeatSpec = { kind: "account", account: "a1", name: "Ann" };
+const opponent: SeatSpec = { kind: "bot", bot: { kind: "random" } };
+void [randomWithLevel, botWithoutBot, namedAccount];
+
+// A bot's budget in words, narrowed on `kind`: `level` exists (typed) on the search bot only.
+function budget(bot: BotSpec): string {
+  return bot.kind === "ismcts" ? bot.level ?? `${bot.simulations ?? bot.seconds ?? "medium"}`
+    : "none";
+}
 
 const baseUrl = process.argv[2];
 const api = createClient<paths>({ baseUrl });
@@ -40,7 +59,7 @@ function choose(view: SavannaView, legal: SavannaLegalMove[]): SavannaMove {
 
 async function main(): Promise<void> {
   const created = await api.POST("/v1/matches", { body: {
-    game: "savanna", seats: [{ kind: "human" }, { kind: "bot", bot: { kind: "random" } }] } });
+    game: "savanna", seats: [{ kind: "human" }, opponent] } });
   const match0 = ok(created.data, created.error);
   const token = match0.tokens[0].token;
   // The seat's client: its token on every request (the spec's bearer security scheme).
@@ -81,7 +100,8 @@ async function main(): Promise<void> {
     .filter((c) => c.category === "card").map((c) => [c.key, c]));
   const pickedNames = picked.map((card) => cards.get(card)?.name ?? "");
   console.log(JSON.stringify({ id: match.id, status: match.status, version: match.version,
-    played, carriedOver, scores, picked, pickedNames }));
+    played, carriedOver, scores, picked, pickedNames,
+    opponent: opponent.kind === "bot" ? budget(opponent.bot) : null }));
 }
 
 await main();

@@ -21,6 +21,9 @@ def contract_patterns() -> list[str]:
     found = [prop["pattern"] for title, schema in spec["components"]["schemas"].items()
              for name, prop in schema.get("properties", {}).items()
              if name == "name" and "pattern" in prop and title != "NewApiKey"]
+    # A seat's and an entrant's name is the named schema ``SeatName`` (referenced).
+    found += [schema["pattern"] for title, schema in spec["components"]["schemas"].items()
+              if title.endswith("Name") and "pattern" in schema]
     assert len(found) >= 5
     return found
 
