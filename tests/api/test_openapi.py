@@ -24,6 +24,7 @@ from referencing.jsonschema import DRAFT202012
 from werkzeug.test import TestResponse
 
 from api import create_app
+from api.docs import page_model
 from shared.infra.config import Settings
 from tests.api.spec_rules import hazards
 
@@ -235,6 +236,18 @@ def test_docs_page_names_every_path_and_serves_its_stylesheet(client: FlaskClien
     assert css.mimetype == "text/css"
     assert "url(" not in css.get_data(as_text=True)  # no fonts or images fetched elsewhere
     check(client.get("/static/no-such-file.css"), "/static/{filename}", "GET")
+
+
+def test_docs_page_draws_a_union_schema_as_its_linked_members() -> None:
+    """A union (``BotSpec``: one object per bot kind) reads as its members, each linked to
+    its own table, never as "any"."""
+    rows = {row["name"]: row for row in page_model()["schemas"]}
+    for name, schema in SPEC["components"]["schemas"].items():
+        members = [m["$ref"].rsplit("/", 1)[1] for m in schema.get("oneOf", [])
+                   if "$ref" in m]
+        for member in members:
+            assert f'href="#schema-{member}"' in rows[name]["type"], (name, member)
+    assert 'href="#schema-SearchBotSpec"' in rows["BotSpec"]["type"]
 
 
 # -- the contract against real responses ----------------------------------------------------
