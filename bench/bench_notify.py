@@ -13,65 +13,32 @@ Run: ``.venv/bin/python -m bench.bench_notify --samples 200``.
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import statistics
 import tempfile
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 import requests
 
 from bench.bench_latency import percentile
+from bench.receiver import Receiver
 from scripts.stack import local_stack
-from shared.bots import signing
 
 
-class Receiver:
-    """Records when each signed "your_turn" (match, seat, version) arrived."""
-
-    def __init__(self) -> None:
-        self.secrets: dict[str, str] = {}
-        self.arrived: dict[tuple[str, int, int], tuple[float, float]] = {}
-        self.bad = 0
-        self.changed = threading.Condition()
-        receiver = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:
-                body = self.rfile.read(int(self.headers["Content-Length"]))
-                now = time.time()
-                if signing.verify(receiver.secrets.get(self.path, "-"),
-                                  self.headers.get(signing.HEADER, ""), body):
-                    note = json.loads(body)
-                    if note["kind"] == "your_turn":
-                        data = note["data"]
-                        with receiver.changed:
-                            receiver.arrived[(data["match"], data["seat"], data["version"])] = (
-                                note["at"], now)
-                            receiver.changed.notify_all()
-                else:
-                    receiver.bad += 1
-                self.send_response(204)
-                self.end_headers()
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    def url(self, path: str) -> str:
-        return f"http://127.0.0.1:{self.server.server_address[1]}{path}"
-
-    def wait(self, key: tuple[str, int, int], seconds: float) -> tuple[float, float]:
-        with self.changed:
-            if not self.changed.wait_for(lambda: key in self.arrived, seconds):
-                raise TimeoutError(f"no your_turn for {key} within {seconds} s")
-            return self.arrived[key]
+def turn_arrival(receiver: Receiver, key: tuple[str, int, int], seconds: float
+                 ) -> tuple[float, float]:
+    """When the signed "your_turn" of (match, seat, version) was sent and when it arrived."""
+    def found() -> tuple[float, float] | None:
+        for call in receiver.got:
+            note = call["note"]
+            if (note and note["kind"] == "your_turn" and (
+                    note["data"]["match"], note["data"]["seat"], note["data"]["version"]) == key):
+                return note["at"], call["arrived"]
+        return None
+    arrival: tuple[float, float] = receiver.wait_for(found, seconds)
+    return arrival
 
 
 def account(http: requests.Session, base: str, receiver: Receiver, name: str
@@ -108,7 +75,7 @@ def measure(base: str, receiver: Receiver, samples: int, tag: str
                 "version": legal["version"], "move_id": rng.choice(legal["moves"])["id"]}).json()
             fresh = [s for s in moved["to_move"] if s not in to_move]
             for owing in fresh:
-                at, arrived = receiver.wait((match_id, owing, moved["version"]), 60)
+                at, arrived = turn_arrival(receiver, (match_id, owing, moved["version"]), 60)
                 from_commit.append(arrived - at)
                 from_request.append(arrived - sent)
             status, to_move = moved["status"], moved["to_move"]
@@ -129,7 +96,7 @@ def main() -> None:
     print(f"notification delivery ('your_turn', signed, to a receiver on loopback), "
           f"{len(commit)} notifications: from the commit p50 {ms[0]:.1f} ms, p95 {ms[1]:.1f} ms;"
           f" from the move request sent p50 {ms[2]:.1f} ms, p95 {ms[3]:.1f} ms; "
-          f"refused signatures {receiver.bad}")
+          f"refused signatures {receiver.refused()}")
 
 
 if __name__ == "__main__":

@@ -8,74 +8,25 @@ from __future__ import annotations
 
 import json
 import random
-import threading
 import time
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
 import requests
 
+from bench.receiver import Receiver
 from shared.bots import signing
 from tests.integration.conftest import Client, Worker
 
 pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("integration")]
 
 
-class Receiver:
-    """An app's backend: checks ``Evo-Signature`` with the account's secret (401 if it fails,
-    else 200) and keeps every request; ``down()`` closes its port, ``up()`` opens it again."""
-
-    def __init__(self) -> None:
-        self.secrets: dict[str, str] = {}  # path -> the account's webhook secret
-        self.got: list[dict[str, Any]] = []
-        self.port = 0
-        self.server: ThreadingHTTPServer | None = None
-        self.up()
-
-    def up(self) -> None:
-        receiver = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:
-                body = self.rfile.read(int(self.headers["Content-Length"]))
-                header = self.headers.get(signing.HEADER, "")
-                good = signing.verify(receiver.secrets.get(self.path, "-"), header, body)
-                receiver.got.append({"path": self.path, "header": header, "body": body,
-                                     "good": good, "delivery": self.headers.get("Evo-Delivery"),
-                                     "note": json.loads(body) if good else None})
-                self.send_response(200 if good else 401)
-                self.send_header("Content-Length", "0")
-                self.end_headers()
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
-        self.port = self.server.server_address[1]
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    def down(self) -> None:
-        assert self.server is not None
-        self.server.shutdown()
-        self.server.server_close()
-        self.server = None
-
-    def url(self, path: str) -> str:
-        return f"http://127.0.0.1:{self.port}{path}"
-
-    def notes(self, path: str) -> list[dict[str, Any]]:
-        """The notifications that reached ``path`` with a valid signature."""
-        return [call["note"] for call in list(self.got) if call["path"] == path and call["good"]]
-
-
 @pytest.fixture
 def receiver() -> Iterator[Receiver]:
-    running = Receiver()
+    running = Receiver()  # 200 for a valid signature, 401 otherwise
     yield running
-    if running.server is not None:
-        running.down()
+    running.down()
 
 
 def account(client: Client, name: str, receiver: Receiver | None) -> dict[str, Any]:

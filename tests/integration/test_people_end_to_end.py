@@ -9,14 +9,11 @@ the broker delivers the match's end to the worker a second time (late acks allow
 
 from __future__ import annotations
 
-import json
 import random
 import re
 import secrets
-import threading
 import time
 from collections.abc import Callable, Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +21,7 @@ import pytest
 import requests
 from celery import Celery
 
+from bench.receiver import Receiver
 from shared.infra.queue import MATCH_FINISHED_TASK, TOURNAMENT_QUEUE, celery_config
 from tests.integration.conftest import Client, Worker
 
@@ -45,56 +43,18 @@ def documented_check() -> Callable[[str, str, bytes, str], int]:
     return accept
 
 
-class Receiver:
-    """An app's backend on loopback: each path is one account's webhook, answered with the
-    documented check's status (200, or 401 forged); every request is kept."""
-
-    def __init__(self) -> None:
-        self.accept = documented_check()
-        self.secrets: dict[str, str] = {}  # path -> the account's webhook secret
-        self.got: list[dict[str, Any]] = []
-        receiver = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:
-                body = self.rfile.read(int(self.headers["Content-Length"]))
-                header = self.headers.get("Evo-Signature", "")
-                delivery = self.headers.get("Evo-Delivery", "")
-                status = receiver.accept(receiver.secrets.get(self.path, "-"), header, body,
-                                         delivery)
-                receiver.got.append({"path": self.path, "header": header, "body": body,
-                                     "delivery": delivery, "status": status})
-                self.send_response(status)
-                self.send_header("Content-Length", "0")
-                self.end_headers()
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    def url(self, path: str) -> str:
-        return f"http://127.0.0.1:{self.server.server_address[1]}{path}"
-
-    def turns(self, path: str, match_id: str) -> set[tuple[int, int]]:
-        """(seat, version) of the "your_turn" notifications of ``match_id`` that reached
-        ``path`` and passed the check."""
-        found = set()
-        for call in list(self.got):
-            note = json.loads(call["body"]) if call["status"] == 200 else None
-            if (call["path"] == path and note and note["kind"] == "your_turn"
-                    and note["data"]["match"] == match_id):
-                found.add((note["data"]["seat"], note["data"]["version"]))
-        return found
+def turns(receiver: Receiver, path: str, match_id: str) -> set[tuple[int, int]]:
+    """(seat, version) of the "your_turn" notifications of ``match_id`` that reached ``path``
+    and passed the documented check."""
+    return {(note["data"]["seat"], note["data"]["version"]) for note in receiver.notes(path)
+            if note["kind"] == "your_turn" and note["data"]["match"] == match_id}
 
 
 @pytest.fixture
 def receiver() -> Iterator[Receiver]:
-    running = Receiver()
+    running = Receiver(documented_check())  # answers with the docs' own check
     yield running
-    running.server.shutdown()
-    running.server.server_close()
+    running.down()
 
 
 @pytest.fixture(scope="module")
@@ -214,7 +174,7 @@ def test_two_people_quick_play_a_turn_based_match_notified_and_rated_once(
         # Every "your_turn" reached its person's receiver and passed the documented check.
         expected = {n: {(s, v) for s, v in began if s == tickets[n]["seat"]} for n in range(2)}
         assert all(len(turns) > 3 for turns in expected.values()), expected
-        wait_for(lambda: all(receiver.turns(f"/{people[n]['id']}", match_id) == expected[n]
+        wait_for(lambda: all(turns(receiver, f"/{people[n]['id']}", match_id) == expected[n]
                              for n in range(2)), until,
                  "not every your_turn reached its receiver with a valid signature")
         assert receiver.got and {call["status"] for call in receiver.got} == {200}
@@ -222,7 +182,7 @@ def test_two_people_quick_play_a_turn_based_match_notified_and_rated_once(
         one_turn = next(c for c in receiver.got if b'"your_turn"' in c["body"])
         tampered = one_turn["body"].replace(b'"your_turn"', b'"match_over"')
         secret = receiver.secrets[one_turn["path"]]
-        assert receiver.accept(secret, one_turn["header"], tampered, "tampered") == 401
+        assert receiver.check(secret, one_turn["header"], tampered, "tampered") == 401
         refused = requests.post(receiver.url(one_turn["path"]), data=tampered, timeout=10,
                                 headers={"Evo-Signature": one_turn["header"],
                                          "Evo-Delivery": "tampered"})
