@@ -19,6 +19,7 @@ from babel.messages.pofile import read_po
 from playwright.sync_api import Page
 
 from api.i18n import TRANSLATIONS
+from tests.integration.browsers import PHONE
 
 if TYPE_CHECKING:
     from tests.integration.conftest import Client
@@ -107,7 +108,7 @@ def _pattern(template: str) -> re.Pattern[str]:
     return re.compile(".+?".join(re.escape(part) for part in parts))
 
 
-_SHOWN = """([pairs, names]) => ({
+_SHOWN = """([pairs, names, screen]) => ({
   lang: document.documentElement.lang,
   version: document.body.dataset.version,
   texts: pairs.map(([selector]) => [...document.querySelectorAll(selector)]
@@ -115,6 +116,10 @@ _SHOWN = """([pairs, names]) => ({
   names: [...document.querySelectorAll(names)].map(e => e.textContent.trim()),
   moves: document.getElementById('moves-card').hidden ? null
     : [...document.querySelectorAll('#moves button.move')].map(b => b.textContent),
+  width: document.documentElement.scrollWidth,
+  wide: [...document.querySelectorAll('main *')]
+    .filter(e => e.getBoundingClientRect().right > screen + 0.5)
+    .map(e => e.outerHTML.slice(0, 80)),
   page: [document.getElementById('status'), document.querySelector('main')]
     .map(e => e.innerText).join(' '),
 })"""
@@ -133,8 +138,8 @@ class LanguageCheck:
     ``lang`` attribute; the board's words (``BOARD_STRINGS``) as the catalogue translates
     them; the components named as the game's catalogue names them in ``lang`` (the API's,
     which must hold the names of ``texts.<lang>.json``); the move list's labels the API's in
-    ``lang``; and, in a translated language, no English word left on the page (proper
-    names aside)."""
+    ``lang``; nothing past the phone's right edge; and, in a translated language, no
+    English word left on the page (proper names aside)."""
 
     def __init__(self, client: Client, game: str, lang: str, match_id: str, token: str) -> None:
         self.client, self.game, self.lang = client, game, lang
@@ -168,7 +173,7 @@ class LanguageCheck:
         caller has it at the page's version; else asked for here)."""
         moves = moves or self.moves()
         pairs = PAGE_STRINGS + BOARD_STRINGS[self.game]
-        now = page.evaluate(_SHOWN, [pairs, NAMES[self.game]])
+        now = page.evaluate(_SHOWN, [pairs, NAMES[self.game], PHONE["width"]])
         self.checks += 1
         assert now["lang"] == self.lang, f"the page says it is in {now['lang']!r}"
         for (selector, text), texts in zip(pairs, now["texts"], strict=True):
@@ -181,6 +186,8 @@ class LanguageCheck:
             labels = [m["label"] for m in moves["moves"]]
             assert now["moves"] == labels, (now["moves"], labels)
             self.labels_compared += 1
+        # Longer words (Czech's are) still fit the phone: nothing reaches past its edge.
+        assert now["width"] <= PHONE["width"] and now["wide"] == [], (now["width"], now["wide"][:3])
         if self.lang != "en":
             left = english_words(now["page"], self.lang, self.proper)
             assert left == [], f"English left on the page: {left}\n{now['page']}"
