@@ -120,6 +120,11 @@ _SHOWN = """([pairs, names, screen]) => ({
   wide: [...document.querySelectorAll('main *')]
     .filter(e => e.getBoundingClientRect().right > screen + 0.5)
     .map(e => e.outerHTML.slice(0, 80)),
+  clipped: [...document.querySelectorAll('#board *')].filter(e => {
+    const overflow = getComputedStyle(e).overflowX;
+    return (overflow === 'hidden' || overflow === 'clip') && !e.matches('.visually-hidden')
+      && e.scrollWidth > e.clientWidth + 1;
+  }).map(e => `${e.className}: ${e.textContent.trim()}`),
   page: [document.getElementById('status'), document.querySelector('main')]
     .map(e => e.innerText).join(' '),
 })"""
@@ -138,7 +143,8 @@ class LanguageCheck:
     ``lang`` attribute; the board's words (``BOARD_STRINGS``) as the catalogue translates
     them; the components named as the game's catalogue names them in ``lang`` (the API's,
     which must hold the names of ``texts.<lang>.json``); the move list's labels the API's in
-    ``lang``; nothing past the phone's right edge; and, in a translated language, no
+    ``lang``; nothing past the phone's right edge nor cut off at a box's; and, in a
+    translated language, no
     English word left on the page (proper names aside)."""
 
     def __init__(self, client: Client, game: str, lang: str, match_id: str, token: str) -> None:
@@ -188,6 +194,7 @@ class LanguageCheck:
             self.labels_compared += 1
         # Longer words (Czech's are) still fit the phone: nothing reaches past its edge.
         assert now["width"] <= PHONE["width"] and now["wide"] == [], (now["width"], now["wide"][:3])
+        assert now["clipped"] == [], f"words cut off at a box's edge: {now['clipped'][:3]}"
         if self.lang != "en":
             left = english_words(now["page"], self.lang, self.proper)
             assert left == [], f"English left on the page: {left}\n{now['page']}"
