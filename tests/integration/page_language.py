@@ -1,6 +1,7 @@
 """What a Chromium test checks of a match page played in a language (docs/languages.md): the
-page says it is in that language, the board's words and the move list's labels come from
-that language's catalogues, and in a translated language no English word is left.
+page says it is in that language, the board's words, the components' names and the move
+list's labels come from that language's catalogues, in a translated language no English word
+is left, and no word (longer in Czech) reaches past the phone's edge or is cut off at a box's.
 
 The expected words are read from the catalogues themselves (``translations/<lang>/.../
 messages.po`` and each game's ``texts.<lang>.json``), never copied into the tests.
