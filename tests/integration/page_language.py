@@ -122,9 +122,11 @@ _SHOWN = """([pairs, names, screen]) => ({
     .filter(e => e.getBoundingClientRect().right > screen + 0.5)
     .map(e => e.outerHTML.slice(0, 80)),
   clipped: [...document.querySelectorAll('#board *')].filter(e => {
-    const overflow = getComputedStyle(e).overflowX;
-    return (overflow === 'hidden' || overflow === 'clip') && !e.matches('.visually-hidden')
-      && e.scrollWidth > e.clientWidth + 1;
+    const style = getComputedStyle(e);
+    const cuts = (overflow) => overflow === 'hidden' || overflow === 'clip';
+    return !e.matches('.visually-hidden')
+      && ((cuts(style.overflowX) && e.scrollWidth > e.clientWidth + 1)
+        || (cuts(style.overflowY) && e.scrollHeight > e.clientHeight + 1));
   }).map(e => `${e.className}: ${e.textContent.trim()}`),
   page: [document.getElementById('status'), document.querySelector('main')]
     .map(e => e.innerText).join(' '),
