@@ -173,10 +173,23 @@ function showHint(hint) {
   document.getElementById("hint-text").textContent = Arena.t("The bot would play: {move}", { move: hint.label }) + estimate;
 }
 
+// The labels of the moves this page posted, as it listed them (in its language; the log keeps
+// them in English), by the move: the seat's own moves are announced in the page's language.
+const postedLabels = new Map();
+function moveKey(value) {  // a move as a string, whatever the order of its fields
+  if (Array.isArray(value)) return `[${value.map(moveKey).join(",")}]`;
+  if (value && typeof value === "object") {
+    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${moveKey(value[k])}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
 async function play(version, moveId) {
   const error = document.getElementById("move-error");
   error.hidden = true;
   document.querySelectorAll("button.move").forEach((b) => { b.disabled = true; });
+  const chosen = page.moves && page.moves.moves.find((m) => m.id === moveId);
+  if (chosen) postedLabels.set(moveKey(chosen.move), chosen.label);
   try {
     await Arena.api("POST", `/v1/matches/${matchId}/moves`, {
       token: Arena.tokens(matchId)[page.seat], body: { version, move_id: moveId } });
@@ -336,7 +349,7 @@ async function announce(match, token) {
       const events = (entry.events || []).filter((e) => !(entry.label && e.seat === entry.seat));
       const said = describe ? events.map((e) => describe(e, match, components)).filter(Boolean) : [];
       if (entry.label) {
-        said.unshift(mine ? Arena.t("You: {move}.", { move: entry.label })
+        said.unshift(mine ? Arena.t("You: {move}.", { move: postedLabels.get(moveKey(entry.move)) || entry.label })
           : Arena.t("{who}: {move}.", { who: name(entry.seat), move: entry.label }));
       } else if (events.some((e) => e.type === "seat_joined")) {
         said.push(Arena.t("{who} joined.", { who: name(entry.seat) }));

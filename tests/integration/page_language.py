@@ -128,7 +128,7 @@ _SHOWN = """([pairs, names, screen]) => ({
       && ((cuts(style.overflowX) && e.scrollWidth > e.clientWidth + 1)
         || (cuts(style.overflowY) && e.scrollHeight > e.clientHeight + 1));
   }).map(e => `${e.className}: ${e.textContent.trim()}`),
-  page: [document.getElementById('status'), document.querySelector('main')]
+  page: ['#status', 'main', '#announce'].map(s => document.querySelector(s))
     .map(e => e.innerText).join(' '),
 })"""
 
@@ -147,8 +147,8 @@ class LanguageCheck:
     them; the components named as the game's catalogue names them in ``lang`` (the API's,
     which must hold the names of ``texts.<lang>.json``); the move list's labels the API's in
     ``lang``; nothing past the phone's right edge nor cut off at a box's; and, in a
-    translated language, no
-    English word left on the page (proper names aside)."""
+    translated language, no English word left on the page nor in what it announces to a
+    screen reader (proper names aside)."""
 
     def __init__(self, client: Client, game: str, lang: str, match_id: str, token: str) -> None:
         self.client, self.game, self.lang = client, game, lang
