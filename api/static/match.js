@@ -57,16 +57,19 @@ const boardRenderer = (game) => Arena.board(game, window.EvoBoards.generic);
 const catalogue = (game) => Arena.catalogue(game);
 
 // -- drawing --------------------------------------------------------------------------------
+// Words for a match's status and a bot seat's kind (ids in the API), in the page's language.
+const STATUS_NAMES = { waiting: Arena.t("waiting"), finished: Arena.t("finished"), expired: Arena.t("expired"), aborted: Arena.t("aborted") };
+const BOT_NAMES = { random: Arena.t("random"), greedy: Arena.t("greedy"), ismcts: Arena.t("search") };
 function drawSeats(match) {
   document.getElementById("title").textContent =
-    `${Arena.title(match.game)} · version ${match.version}`;
+    Arena.t("{game} · version {version}", { game: Arena.title(match.game), version: match.version });
   document.getElementById("status").textContent =
-    match.status === "running" ? `to move: ${match.to_move.map((s) => match.seats[s].name).join(", ")}`
-      : match.status;
+    match.status === "running" ? Arena.t("to move: {seats}", { seats: match.to_move.map((s) => match.seats[s].name).join(", ") })
+      : STATUS_NAMES[match.status] || match.status;
   document.getElementById("seats").replaceChildren(...match.seats.map((seat) => Arena.el("li", {
     class: [match.to_move.includes(seat.seat) ? "to-move" : "", seat.seat === page.seat ? "me" : ""].join(" "),
-  }, seat.name, seat.kind === "bot" ? ` (bot: ${seat.bot.kind})` : "",
-  seat.joined ? "" : seat.invited ? " (invited)" : " (open)", seat.seat === page.seat ? " — you" : "")));
+  }, seat.name, seat.kind === "bot" ? Arena.t(" (bot: {kind})", { kind: BOT_NAMES[seat.bot.kind] || seat.bot.kind }) : "",
+  seat.joined ? "" : seat.invited ? Arena.t(" (invited)") : Arena.t(" (open)"), seat.seat === page.seat ? Arena.t(" — you") : "")));
   document.getElementById("seeded").hidden = !match.seeded;
   // An invited account's seat is not open: only that account takes it, by accepting.
   const open = match.status === "waiting" && match.seats.some((s) => !s.joined && !s.invited);
@@ -81,7 +84,7 @@ function drawResult(match) {
   document.getElementById("scores").replaceChildren(...order.map((s) => Arena.el("li", {
     class: match.result.winners.includes(s) ? "winner" : "",
   }, `${match.seats[s].name}: ${match.result.scores[s]}`,
-  match.result.winners.includes(s) ? " — winner" : "")));
+  match.result.winners.includes(s) ? Arena.t(" — winner") : "")));
   // A finished match whose seed is revealed (not a sealed one) can be replayed step by step.
   let replay = document.getElementById("replay-link");
   if (!replay) {
@@ -135,7 +138,7 @@ async function askHint() {
   const button = document.getElementById("hint");
   page.asking = true;
   button.disabled = true;
-  if (!asked.answer) document.getElementById("hint-text").textContent = "The bot is thinking…";
+  if (!asked.answer) document.getElementById("hint-text").textContent = Arena.t("The bot is thinking…");
   try {
     // 202: the workers are busy and the search goes on; asking again waits for it.
     for (let tries = 0; tries < 20 && page.hint === asked; tries++) {
@@ -151,7 +154,7 @@ async function askHint() {
         return;
       }  // else the version moved during the ask (a hidden pick): ask again for this one
     }
-    if (page.hint === asked) clearHint("No bot had time to answer; ask again later.");
+    if (page.hint === asked) clearHint(Arena.t("No bot had time to answer; ask again later."));
   } catch (failure) {
     if (page.hint === asked) clearHint(failure.message);
   } finally {
@@ -166,14 +169,27 @@ function showHint(hint) {
     b.classList.toggle("hinted", b.dataset.id === hint.move_id);
   });
   const estimate = hint.win_estimate === null ? ""
-    : ` (win estimate ${Math.round(hint.win_estimate * 100)}%)`;
-  document.getElementById("hint-text").textContent = `The bot would play: ${hint.label}${estimate}`;
+    : Arena.t(" (win estimate {percent}%)", { percent: Math.round(hint.win_estimate * 100) });
+  document.getElementById("hint-text").textContent = Arena.t("The bot would play: {move}", { move: hint.label }) + estimate;
+}
+
+// The labels of the moves this page posted, as it listed them (in its language; the log keeps
+// them in English), by the move: the seat's own moves are announced in the page's language.
+const postedLabels = new Map();
+function moveKey(value) {  // a move as a string, whatever the order of its fields
+  if (Array.isArray(value)) return `[${value.map(moveKey).join(",")}]`;
+  if (value && typeof value === "object") {
+    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${moveKey(value[k])}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
 }
 
 async function play(version, moveId) {
   const error = document.getElementById("move-error");
   error.hidden = true;
   document.querySelectorAll("button.move").forEach((b) => { b.disabled = true; });
+  const chosen = page.moves && page.moves.moves.find((m) => m.id === moveId);
+  if (chosen) postedLabels.set(moveKey(chosen.move), chosen.label);
   try {
     await Arena.api("POST", `/v1/matches/${matchId}/moves`, {
       token: Arena.tokens(matchId)[page.seat], body: { version, move_id: moveId } });
@@ -224,7 +240,7 @@ async function refresh() {
       drawMoves(page.moves);
       if (match.view === null) {  // a sealed tournament match: its deal is played elsewhere
         const note = document.createElement("p");
-        note.textContent = "The cards of this match are shown once every match of its deal is over.";
+        note.textContent = Arena.t("The cards of this match are shown once every match of its deal is over.");
         document.getElementById("board").replaceChildren(note);
       } else {
         const draw = await boardRenderer(match.game);
@@ -333,7 +349,7 @@ async function announce(match, token) {
       const events = (entry.events || []).filter((e) => !(entry.label && e.seat === entry.seat));
       const said = describe ? events.map((e) => describe(e, match, components)).filter(Boolean) : [];
       if (entry.label) {
-        said.unshift(mine ? Arena.t("You: {move}.", { move: entry.label })
+        said.unshift(mine ? Arena.t("You: {move}.", { move: postedLabels.get(moveKey(entry.move)) || entry.label })
           : Arena.t("{who}: {move}.", { who: name(entry.seat), move: entry.label }));
       } else if (events.some((e) => e.type === "seat_joined")) {
         said.push(Arena.t("{who} joined.", { who: name(entry.seat) }));

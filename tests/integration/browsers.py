@@ -29,10 +29,11 @@ def chromium() -> Iterator[Browser]:
             launched.close()
 
 
-def phone_page(browser: Browser) -> Iterator[Page]:
-    """A page of its own context on a phone-sized touch screen; a page error fails the test."""
+def phone_page(browser: Browser, locale: str | None = None) -> Iterator[Page]:
+    """A page of its own context on a phone-sized touch screen (its browser asking for
+    ``locale``'s language, if given); a page error fails the test."""
     context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True,
-                                  has_touch=True)
+                                  has_touch=True, locale=locale)
     opened = context.new_page()
     errors: list[str] = []
     opened.on("pageerror", lambda exc: errors.append(str(exc)))

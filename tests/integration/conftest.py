@@ -19,6 +19,7 @@ from scripts.localredis import free_port
 from scripts.stack import ROOT, UNLIMITED, start_api, start_worker, wait_healthy
 from shared.infra.queue import BOT_QUEUE
 from tests.integration import browsers
+from tests.integration.page_language import LOCALES
 
 HERE = Path(__file__).resolve().parent
 
@@ -215,6 +216,8 @@ def browser() -> Iterator[Any]:
 
 
 @pytest.fixture
-def page(browser: Any) -> Iterator[Any]:
-    """A phone-sized page of its own context; a page error fails the test."""
-    yield from browsers.phone_page(browser)
+def page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
+    """A phone-sized page of its own context; a page error fails the test. A test
+    parametrized with ``lang`` gets a browser asking for that language (page_language.py)."""
+    lang = request.getfixturevalue("lang") if "lang" in request.fixturenames else None
+    yield from browsers.phone_page(browser, LOCALES[lang] if lang else None)

@@ -23,6 +23,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from shared.games.evolution import EvolutionGame
 from tests.integration.browsers import PHONE, serious_violations
 from tests.integration.conftest import Client, Worker
+from tests.integration.page_language import LANGS, LanguageCheck
 
 pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("integration")]
 TURN_TIMEOUT = 60_000  # ms: a bot's turn may wait behind other tests' searches (see test_web_page)
@@ -87,8 +88,11 @@ def test_axe_finds_no_serious_violation_on_the_lobby_and_each_game(
             assert serious_violations(page) == [], game
 
 
+@pytest.mark.parametrize("lang", LANGS)
 def test_a_person_finishes_savanna_by_tapping_the_board(
-        page: Page, api_url: str, client: Client, worker: Worker) -> None:
+        page: Page, api_url: str, client: Client, worker: Worker, lang: str) -> None:
+    """From the lobby to the end of the match in the browser's language (page_language.py:
+    the board's words, the cards' names and the move list's labels in it, checked along)."""
     page.goto(f"{api_url}/")
     page.select_option("#game", "savanna")
     page.select_option("#seats", "2")
@@ -97,6 +101,8 @@ def test_a_person_finishes_savanna_by_tapping_the_board(
     page.locator("#create-button").tap()
     page.wait_for_url(f"{api_url}/play/*")
     match_id = page.url.rsplit("/", 1)[1]
+    token = page.evaluate(f"() => Arena.tokens({json.dumps(match_id)})[0]")
+    speaks = LanguageCheck(client, "savanna", lang, match_id, token)
     sent: list[tuple[str, str]] = []  # (the key tapped, the move posted)
     answers: list[int] = []
     finished = page.locator("body[data-status=finished]")
@@ -106,6 +112,8 @@ def test_a_person_finishes_savanna_by_tapping_the_board(
         expect(finished.or_(target).first).to_be_visible(timeout=TURN_TIMEOUT)
         if finished.count():
             break
+        if len(sent) % 8 == 0 and len(sent) // 8 >= speaks.checks:  # now and then
+            speaks.check(page)
         try:
             tapped = target.first.element_handle(timeout=1000)
             key = tapped.get_attribute("data-touch")
@@ -132,6 +140,8 @@ def test_a_person_finishes_savanna_by_tapping_the_board(
     expect(page.locator("#scores li")).to_have_count(2)
     expect(page.locator(".sv-grid")).to_have_count(2)
     assert page.locator(".sv-grid").first.locator(".sv-filled").count() == 20
+    speaks.check(page)  # the finished match too
+    assert speaks.checks >= 5 and speaks.labels_compared >= 1
     _shot(page, "savanna-finished")
 
 
@@ -226,13 +236,17 @@ def test_the_focus_stays_put_when_another_seat_moves_and_it_is_announced(
 EVOLUTION_MOVES = 300  # a bound: a whole match is ~90 of the person's moves (~25 s)
 
 
+@pytest.mark.parametrize("lang", LANGS)
 def test_a_person_finishes_evolution_by_tapping_the_board(
-        page: Page, api_url: str, client: Client, worker: Worker) -> None:
+        page: Page, api_url: str, client: Client, worker: Worker, lang: str) -> None:
     """Every move by touching what it names (a card, then an animal or the place of a new
     one; the food bank, then an animal; a carnivore, then its prey…), or a panel button for
-    the moves that name nothing (pass), to the end of the match."""
+    the moves that name nothing (pass), to the end of the match; in the browser's language
+    (page_language.py: the board's words, the traits' names and the move list's labels in
+    it, checked along)."""
     match = client.create({"game": "evolution", "seed": 11, "seats": [
         {"kind": "human"}, {"kind": "bot", "bot": {"kind": "random"}}]})
+    speaks = LanguageCheck(client, "evolution", lang, match["id"], match["tokens"][0]["token"])
     _open(page, api_url, match)
     board = page.locator(".ev-board")
     finished = page.locator("body[data-status=finished]")
@@ -245,6 +259,8 @@ def test_a_person_finishes_evolution_by_tapping_the_board(
         expect(finished.or_(ready).first).to_be_visible(timeout=TURN_TIMEOUT)
         if finished.count():
             break
+        if len(posts) % 15 == 0 and len(posts) // 15 >= speaks.checks:  # now and then
+            speaks.check(page)
         # Mostly a thing of the board; a panel button (pass) now and then, so phases move on.
         things = board.locator("button.touch-choice")
         if not things.count():
@@ -280,6 +296,8 @@ def test_a_person_finishes_evolution_by_tapping_the_board(
     # Cards played as animals and traits (a card, then a place), food taken (the bank, then
     # an animal), passes (a panel button).
     assert kinds >= {"play_animal", "play_trait", "take_food", "pass"}, kinds
+    speaks.check(page)  # the finished match too
+    assert speaks.checks >= 4 and speaks.labels_compared >= 1
 
 
 def _evolution_view_with(wanted: str) -> tuple[dict[str, Any], dict[str, Any]]:

@@ -20,6 +20,7 @@ from playwright.sync_api import Page, expect
 
 from tests.integration import test_web_page as web_page
 from tests.integration.conftest import Client, Worker
+from tests.integration.page_language import LANGS, LanguageCheck
 
 # The phone-sized page and its browser, as the web page's tests have them.
 SCREENSHOT = web_page.SCREENSHOT
@@ -64,10 +65,12 @@ def _touch(page: Page, taps: Taps, move_id: str, keyboard: bool = False) -> None
     assert json.loads(posted.value.post_data or "{}")["move_id"] == move_id
 
 
-def _play_by_touch(page: Page, client: Client, match_id: str, token: str, moves_cap: int,
+def _play_by_touch(page: Page, speaks: LanguageCheck, moves_cap: int,
                    taps_of: Callable[[dict[str, Any], dict[str, Any], Any], Taps],
                    check: Callable[[Page, dict[str, Any], int], None], seed: int) -> int:
-    """Play seat 0 by touch until the match ends or ``moves_cap`` moves; the moves made."""
+    """Play seat 0 by touch until the match ends or ``moves_cap`` moves; the moves made.
+    Every few moves the page's language is checked too (``speaks``)."""
+    client, match_id, token = speaks.client, speaks.match_id, speaks.token
     rng = random.Random(seed)
     made = 0
     while made < moves_cap:
@@ -77,12 +80,14 @@ def _play_by_touch(page: Page, client: Client, match_id: str, token: str, moves_
         if 0 not in match["to_move"]:
             time.sleep(0.05)
             continue
-        moves = client.call("GET", f"/v1/matches/{match_id}/moves", token).json()
-        if moves["version"] != match["version"] or not moves["moves"]:
+        moves = speaks.moves()  # labelled in the page's language
+        if not moves or moves["version"] != match["version"] or not moves["moves"]:
             continue
         expect(page.locator("body")).to_have_attribute("data-version", str(match["version"]),
                                                        timeout=WAIT)
         check(page, match["view"], match["version"])
+        if made % 6 == 0:
+            speaks.check(page, moves)
         _no_sideways_scroll(page)
         if SCREENSHOT and made % 10 == 5:  # a few pages along the way, to look at
             page.locator("#board").screenshot(path=f"{SCREENSHOT}.{match['game']}.{made}.png")
@@ -146,20 +151,26 @@ def _dw_check(page: Page, view: dict[str, Any], version: int) -> None:
         for seat, b in enumerate(view["boards"]))
 
 
+@pytest.mark.parametrize("lang", LANGS)
 def test_a_person_plays_darwinning_by_touching_the_board(
-        page: Page, api_url: str, client: Client, worker: Worker) -> None:
-    """A whole two-player match: about 55 moves of the person, some 15 s on a quiet machine."""
+        page: Page, api_url: str, client: Client, worker: Worker, lang: str) -> None:
+    """A whole two-player match: about 55 moves of the person, some 15 s on a quiet machine;
+    in the browser's language (page_language.py: the board's words, the abilities' and
+    environments' names and the move list's labels in it, checked along)."""
     created = client.create({"game": "darwinning", "seed": 5, "seats": [
         {"kind": "human"}, {"kind": "bot", "bot": {"kind": "random"}}]})
     match_id, token = created["id"], created["tokens"][0]["token"]
+    speaks = LanguageCheck(client, "darwinning", lang, match_id, token)
     page.goto(f"{api_url}/play/{match_id}#seat=0&token={token}")
     expect(page.locator(".dw-board").first).to_be_visible(timeout=WAIT)
-    made = _play_by_touch(page, client, match_id, token, 200, _dw_taps, _dw_check, seed=5)
+    made = _play_by_touch(page, speaks, 200, _dw_taps, _dw_check, seed=5)
     expect(page.locator("body")).to_have_attribute("data-status", "finished", timeout=WAIT)
     log = client.call("GET", f"/v1/matches/{match_id}/events", token).json()["events"]
     assert sum(1 for e in log if e.get("seat") == 0 and "move" in e) == made > 20
     expect(page.locator("#scores li")).to_have_count(2)
     _no_sideways_scroll(page)
+    speaks.check(page)  # the finished match too
+    assert speaks.labels_compared >= 3
 
 
 # -- Evolution (North Star) -------------------------------------------------------------------
@@ -220,24 +231,30 @@ def _ns_check(page: Page, view: dict[str, Any], version: int) -> None:
 _NS_TRAIT_OF: list[str] = []
 
 
+@pytest.mark.parametrize("lang", LANGS)
 def test_a_person_plays_evolution_ns_by_touching_the_board(
-        page: Page, api_url: str, client: Client, worker: Worker) -> None:
+        page: Page, api_url: str, client: Client, worker: Worker, lang: str) -> None:
     """A whole two-player match: some 70-90 moves of the person, about 30 s on a quiet
-    machine (food cards, cards played as traits, growths and new species, feedings)."""
+    machine (food cards, cards played as traits, growths and new species, feedings); in the
+    browser's language (page_language.py: the board's words, the cards' names and the move
+    list's labels in it, checked along)."""
     catalogue = client.call("GET", "/v1/games/evolution-ns/components").json()["components"]
     _NS_TRAIT_OF[:] = [c["icons"][0] for c in sorted(
         (c for c in catalogue if c["category"] == "card"), key=lambda c: c["key"])]
     created = client.create({"game": "evolution-ns", "seed": 7, "seats": [
         {"kind": "human"}, {"kind": "bot", "bot": {"kind": "random"}}]})
     match_id, token = created["id"], created["tokens"][0]["token"]
+    speaks = LanguageCheck(client, "evolution-ns", lang, match_id, token)
     page.goto(f"{api_url}/play/{match_id}#seat=0&token={token}")
     expect(page.locator(".ns-player").first).to_be_visible(timeout=WAIT)
-    made = _play_by_touch(page, client, match_id, token, 300, _ns_taps, _ns_check, seed=7)
+    made = _play_by_touch(page, speaks, 300, _ns_taps, _ns_check, seed=7)
     expect(page.locator("body")).to_have_attribute("data-status", "finished", timeout=WAIT)
     log = client.call("GET", f"/v1/matches/{match_id}/events", token).json()["events"]
     assert sum(1 for e in log if e.get("seat") == 0 and "move" in e) == made > 20
     expect(page.locator("#scores li")).to_have_count(2)
     _no_sideways_scroll(page)
+    speaks.check(page)  # the finished match too
+    assert speaks.labels_compared >= 3
 
 
 @pytest.mark.parametrize(("game", "options", "players"), [

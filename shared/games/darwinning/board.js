@@ -7,9 +7,11 @@
 
 (function register() {
   const { el, t } = Arena;
-  const RANKS = ["single", "pair", "flush", "straight", "three of a kind", "straight flush",
-    "four of a kind"];
-  const SUITS = ["acorn", "blueberry", "flower"];  // a joker's named colour, by index
+  // Each word in a call of its own, so that the message extractor finds it.
+  const RANKS = [t("single"), t("pair"), t("flush"), t("straight"), t("three of a kind"),
+    t("straight flush"), t("four of a kind")];
+  const SUITS = [t("acorn"), t("blueberry"), t("flower")];  // a joker's named colour, by index
+  const SUIT_NAMES = { acorn: SUITS[0], blueberry: SUITS[1], flower: SUITS[2] };  // a card's colour
 
   // -- what a move names: the keys of the board elements a person touches ------------------
   function specOf(view, me) {
@@ -98,7 +100,7 @@
         class: `dw-card dw-${joker ? "joker" : c.colour} ${extra}`, title: c ? c.text : "",
       },
       el("span", { class: "dw-value" }, c ? c.numbers.value : "?"),
-      el("span", { class: "dw-suit" }, joker ? t("joker") : t(c.colour)),
+      el("span", { class: "dw-suit" }, joker ? t("joker") : SUIT_NAMES[c.colour] || c.colour),
       ability ? el("span", { class: "dw-ability" }, ability) : null,
       upgradeOf(c) ? el("span", { class: "dw-upgrade" }, upgradeOf(c)) : null);
     }
@@ -129,8 +131,8 @@
         view.trick.map((p, i) => el("div", { class: `dw-play${i === view.best ? " dw-best" : ""}` },
           el("p", {}, el("strong", {}, seatName(p.seat)),
             p.rank === null ? ` · ${t("dummy cards not announced yet")}`
-              : ` · ${t(RANKS[p.rank])}, ${t("sum {sum}", { sum: p.sum })}`,
-            p.jokers.length ? ` · ${t("joker as")} ${p.jokers.map((j) => t(SUITS[j])).join(", ")}` : "",
+              : ` · ${RANKS[p.rank]}, ${t("sum {sum}", { sum: p.sum })}`,
+            p.jokers.length ? ` · ${t("joker as")} ${p.jokers.map((j) => SUITS[j]).join(", ")}` : "",
             i === view.best ? ` · ${t("best so far")}` : ""),
           cards([...p.cards, ...p.dummy]))));
     }

@@ -34,6 +34,14 @@
     el("span", { class: "sv-card-name" }, name(card)));
   }
 
+  // A card's name in a cell: a word longer than a cell is wide (Czech "Napajedlo", Finnish
+  // "Juomapaikka") in letters small enough for it, so that it is not split anywhere.
+  function cellName(text) {
+    const longest = Math.max(...text.split(/\s+/).map((word) => word.length));
+    const style = longest > 8 ? `font-size: ${(5 / longest).toFixed(2)}rem; letter-spacing: -.02em` : "";
+    return el("span", { class: "sv-cell-name", ...(style ? { style } : {}) }, text);
+  }
+
   // A savanna as a grid: the placed cards, and for the seat that places now the cells it may
   // choose, with row numbers on the left and column numbers on top.
   function grid(kit, cards, open, name, owner) {
@@ -58,7 +66,7 @@
         if (card) {
           box.append(kit.target(`cell:${r},${c}`, {
             cls: "sv-cell sv-filled", label: `(${where})`, style: `background:${COLOURS[card] || "#e9e2c9"}`,
-          }, el("span", { class: "sv-cell-name" }, name(card))));
+          }, cellName(name(card))));
         } else if (kit.can(`cell:${r},${c}`)) {
           box.append(kit.target(`cell:${r},${c}`, {
             cls: "sv-cell sv-open", label: Arena.t("Place here: {where}", { where }),
