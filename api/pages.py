@@ -2,7 +2,8 @@
 
 Plain HTML and JavaScript served by the API itself (no CDN, no build step). A game may ship a
 board renderer, ``board.js`` in its engine's folder (``Game.data_dir``), served at
-``/boards/<game id>.js``; a game without one is drawn by the page's generic renderer from
+``/boards/<game id>.js``, and its stylesheet, ``board.css`` beside it, at
+``/boards/<game id>.css``; a game without a renderer is drawn by the page's generic one from
 its view JSON.
 """
 
@@ -32,12 +33,22 @@ def match_page(match_id: str) -> str:
 @bp.get("/boards/<game_id>.js")
 def board(game_id: str) -> Response:
     """A game's board renderer (404 when it has none: the page then draws a generic one)."""
+    return _board_file(game_id, "board.js", "text/javascript")
+
+
+@bp.get("/boards/<game_id>.css")
+def board_style(game_id: str) -> Response:
+    """A game's board stylesheet, beside its renderer (404 when it has none)."""
+    return _board_file(game_id, "board.css", "text/css")
+
+
+def _board_file(game_id: str, name: str, mimetype: str) -> Response:
     games = {game.id: game for game in all_games()}
     if not _GAME_ID.match(game_id) or game_id not in games:
         abort(404)
     folder = games[game_id].data_dir()
-    if not (folder / "board.js").is_file():
+    if not (folder / name).is_file():
         abort(404)
-    response = send_from_directory(folder, "board.js", mimetype="text/javascript")
+    response = send_from_directory(folder, name, mimetype=mimetype)
     response.headers["Cache-Control"] = "no-cache"
     return response

@@ -65,10 +65,13 @@ const Arena = {
 // Board renderers: a game's own (loaded from /boards/<game>.js) registers here.
 window.EvoBoards = window.EvoBoards || {};
 
-// A game's board renderer, loaded once per page: its own if it ships one, else `fallback`.
+// A game's board renderer, loaded once per page: its own if it ships one, else `fallback`;
+// with it the game's stylesheet (/boards/<game>.css, beside its board.js).
 Arena.boards = {};
 Arena.board = function board(game, fallback) {
   if (!Arena.boards[game]) {
+    document.head.append(Arena.el("link", { rel: "stylesheet",
+      href: `/boards/${encodeURIComponent(game)}.css` }));
     Arena.boards[game] = window.EvoBoards[game] ? Promise.resolve(window.EvoBoards[game])
       : new Promise((resolve) => {
         const script = Arena.el("script", { src: `/boards/${encodeURIComponent(game)}.js` });

@@ -204,7 +204,7 @@
   }
 
   window.EvoBoards.darwinning = (view, match, play) => {
-    const root = el("div", { class: "dw" });
+    const root = el("div", { class: "dw picker-board" });
     const me = view.seat;
     const draw = () => {
       const pk = Arena.picker(play, specOf(view, me), draw);

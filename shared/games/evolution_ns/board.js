@@ -150,7 +150,7 @@
   }
 
   window.EvoBoards["evolution-ns"] = (view, match, play) => {
-    const root = el("div", { class: "ns" });
+    const root = el("div", { class: "ns picker-board" });
     const me = view.seat;
     const draw = () => {
       const comps = play.components || new Map();
