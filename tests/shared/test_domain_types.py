@@ -35,9 +35,31 @@ def _schema(name: str) -> dict[str, Any]:
     return found
 
 
+def _members(name: str) -> list[dict[str, Any]]:
+    """A schema's objects: itself, or each member of its ``oneOf`` (a union by ``kind``)."""
+    schema = _schema(name)
+    return [_schema(m["$ref"].rsplit("/", 1)[1]) for m in schema["oneOf"]] \
+        if "oneOf" in schema else [schema]
+
+
 def _enum(schema: str, field: str) -> list[Any]:
-    values: list[Any] = _schema(schema)["properties"][field]["enum"]
+    """A field's values: its enum, or across a union's members, each member's constant (in
+    the members' order)."""
+    values: list[Any] = []
+    for member in _members(schema):
+        prop = member["properties"][field]
+        prop = _schema(prop["$ref"].rsplit("/", 1)[1]) if "$ref" in prop else prop
+        values += prop["enum"] if "enum" in prop else [prop["const"]]
     return values
+
+
+def _shape(schema: str) -> tuple[set[str], set[str]]:
+    """The keys a schema (or any member of its union) shows, and those every member
+    requires."""
+    members = _members(schema)
+    shown = set().union(*(m["properties"] for m in members))
+    required = set.intersection(*(set(m.get("required", [])) for m in members))
+    return shown, required
 
 
 def _list_query_statuses() -> list[str]:
@@ -57,7 +79,7 @@ def test_statuses_and_seat_kinds_are_the_contracts_in_its_order() -> None:
 def test_literals_are_the_contracts() -> None:
     assert list(get_args(BotKind)) == _enum("SeatBot", "kind") == _enum("BotSpec", "kind")
     assert list(get_args(BotLevel)) == _enum("SeatBot", "level")
-    assert list(get_args(LevelName)) == _enum("BotSpec", "level")
+    assert list(get_args(LevelName)) == _enum("SearchBotSpec", "level")
     assert list(get_args(TournamentStatus)) == _enum("TournamentFields", "status")
     assert list(get_args(SlotStatus)) == _enum("TournamentMatch", "status")
     assert list(get_args(TournamentFormat)) == _enum("CreateTournament", "format")
@@ -69,9 +91,9 @@ def test_literals_are_the_contracts() -> None:
 def test_record_shapes_are_the_contracts(record: Any, schema: str, hidden: set[str]) -> None:
     """Every key the contract shows and no other (but what is kept from clients), required
     where the contract requires it."""
-    shown = _schema(schema)
-    assert set(record.__annotations__) - hidden == set(shown["properties"])
-    assert record.__required_keys__ == set(shown.get("required", []))
+    shown, required = _shape(schema)
+    assert set(record.__annotations__) - hidden == shown
+    assert record.__required_keys__ == required
 
 
 def test_members_are_their_strings() -> None:
