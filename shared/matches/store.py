@@ -457,8 +457,8 @@ class MatchStore:
         (:meth:`_index_before`, :meth:`_index_after`), as is an ending write's everywhere.
         """
         # A write that leaves the match live sends only the fields it changes (a move: its
-        # version, state, draws, seats to move, times), not all 27 for the script to decode
-        # and set again; one that ends it sends them all.
+        # version, state, draws, seats to move, times), not all of them for the script to
+        # decode and set again; one that ends it sends them all.
         fields = record.to_fields() if record.status in ENDED else record.changed_fields()
         idem_key, idem_value, idem_ttl = "", "", 0
         if idempotency is not None:
