@@ -1,11 +1,14 @@
 """The bare baseline of ``bench.bench_load``: Flask + Redis doing the API's Redis round trips
-(reading the legal moves: the match and its token in one pipeline; a move: that pipeline, a
-compare-and-set script, the index updates in one pipeline) with no validation, no engine and
-no JSON of a game, served by the same ``gunicorn.conf.py``."""
+under the bench's settings (no rate limits) with no validation, no engine and no JSON of a
+game, served by the same ``gunicorn.conf.py``. Reading the legal moves: the match and its
+token in one pipeline. A move: that pipeline, then one compare-and-set script that also
+updates the global indexes (``evo:active``, ``evo:deadlines``, ``evo:waiting``), as the API's
+commit script does on a single Redis, and publishes the new version."""
 
 from __future__ import annotations
 
 import os
+import time
 
 import redis
 from flask import Flask, request
@@ -15,6 +18,9 @@ store = redis.Redis.from_url(os.environ["REDIS_URL"], decode_responses=True,
                              max_connections=5000)
 _CAS = store.register_script("""
 if redis.call('HGET', KEYS[1], 'version') ~= ARGV[1] then return 0 end
+redis.call('ZADD', KEYS[4], ARGV[2], ARGV[3])
+redis.call('ZREM', KEYS[5], ARGV[3])
+redis.call('ZREM', KEYS[6], ARGV[3])
 redis.call('HSET', KEYS[1], 'version', tonumber(ARGV[1]) + 1)
 redis.call('RPUSH', KEYS[2], ARGV[1])
 redis.call('PUBLISH', KEYS[3], ARGV[1])
@@ -48,11 +54,8 @@ def move(match_id: str) -> tuple[dict[str, object], int]:
     version = int(request.get_json()["version"])
     if record["version"] != str(version):
         return {"detail": "stale"}, 409
-    if not _CAS(keys=[f"bare:{match_id}", f"bare:{match_id}:log", f"bare:{match_id}:chg"],
-                args=[version]):
+    if not _CAS(keys=[f"bare:{match_id}", f"bare:{match_id}:log", f"bare:{match_id}:chg",
+                      "bare:active", "bare:deadlines", "bare:waiting"],
+                args=[version, time.time(), match_id]):
         return {"detail": "lost"}, 409
-    with store.pipeline(transaction=False) as pipe:
-        pipe.zrem("bare:deadlines", match_id)
-        pipe.zrem("bare:waiting", match_id)
-        pipe.execute()
     return {"version": version + 1}, 200

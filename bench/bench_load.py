@@ -9,7 +9,9 @@ this process; servers are started on free ports in a temporary directory.
 The machine may be shared, so the two servers are measured back to back and interleaved
 (``--rounds`` rounds, the order alternating), each figure printed with the 1-minute load
 average it was measured at; a setting's figure is the median of its rounds, the ratio that of
-the medians. ``--json FILE`` appends every run as one JSON line.
+the medians. Each run also reports the server's and Redis's CPU time per accepted move
+(from ``/proc``): on a shared machine the rates swing with what else runs, while what a move
+costs moves far less. ``--json FILE`` appends every run as one JSON line.
 Run: ``.venv/bin/python -m bench.bench_load --seconds 10 --rounds 3``.
 """
 
@@ -36,6 +38,47 @@ import requests  # noqa: E402
 
 from scripts.localredis import free_port  # noqa: E402
 from scripts.stack import BIN, ROOT, local_stack  # noqa: E402
+
+
+def descendants(pid: int) -> list[int]:
+    """Every live process under ``pid`` (Linux: ``/proc/<pid>/task/<tid>/children``)."""
+    found, todo = [], [pid]
+    while todo:
+        parent = todo.pop()
+        for task in Path(f"/proc/{parent}/task").glob("*"):
+            try:
+                children = [int(c) for c in (task / "children").read_text().split()]
+            except OSError:
+                continue
+            found += children
+            todo += children
+    return found
+
+
+def server_pids(marker: str) -> list[int]:
+    """The processes under this one whose command line holds ``marker`` (a server's gunicorn
+    master and workers, or ``redis-server``)."""
+    pids = []
+    for pid in descendants(os.getpid()):
+        try:
+            command = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ")
+        except OSError:
+            continue
+        if marker.encode() in command:
+            pids.append(pid)
+    return pids
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User and system CPU seconds spent so far by ``pids`` (those still alive)."""
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime (stat fields 14, 15)
+    return total / os.sysconf("SC_CLK_TCK")
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -130,27 +173,36 @@ class Latencies(list[float]):
         self.gaps.accepted()
 
 
-def run(base: str, client: Callable[..., None], clients: int, seconds: float
-        ) -> dict[str, float]:
+def run(base: str, client: Callable[..., None], clients: int, seconds: float,
+        servers: tuple[list[int], list[int]] = ([], [])) -> dict[str, float]:
+    """One timed run; ``servers``: the server's processes and Redis's, whose CPU time per
+    accepted move is reported too (a figure the machine's other load moves far less than
+    the rate: it says what a move costs, not how much of the cores the run was given)."""
     stall = Gaps()
     latencies = Latencies(stall)
     refused: list[int] = []
     load = os.getloadavg()[0]
+    cpu = [cpu_seconds(pids) for pids in servers]
     stop_at = time.monotonic() + seconds
     greenlets = [gevent.spawn(client, base, stop_at, latencies, i, refused)
                  for i in range(clients)]
     gevent.joinall(greenlets)
+    used = [cpu_seconds(pids) - before for pids, before in zip(servers, cpu, strict=True)]
+    moves = max(len(latencies), 1)
     return {"moves_per_s": len(latencies) / seconds, "p50": percentile(latencies, 0.5),
             "p95": percentile(latencies, 0.95), "p99": percentile(latencies, 0.99),
             "load": round((load + os.getloadavg()[0]) / 2, 1),
-            "refused": len(refused), "stall_s": round(stall.longest(stop_at), 2)}
+            "refused": len(refused), "stall_s": round(stall.longest(stop_at), 2),
+            "server_cpu_ms": round(used[0] / moves * 1000, 3),
+            "redis_cpu_ms": round(used[1] / moves * 1000, 3)}
 
 
 def line(label: str, result: dict[str, float]) -> str:
     return (f"{label}: {result['moves_per_s']:7.1f} moves/s, POST p50 "
             f"{result['p50'] * 1000:6.1f} ms, p95 {result['p95'] * 1000:6.1f} ms, "
             f"p99 {result['p99'] * 1000:6.1f} ms (load {result['load']:.1f}; longest stall "
-            f"{result['stall_s']:.1f} s, {result['refused']:.0f} refused)")
+            f"{result['stall_s']:.1f} s, {result['refused']:.0f} refused); CPU a move: server "
+            f"{result['server_cpu_ms']:.2f} ms, Redis {result['redis_cpu_ms']:.2f} ms")
 
 
 def median_run(runs: list[dict[str, float]]) -> dict[str, float]:
@@ -176,6 +228,7 @@ def main() -> int:
             stdout=stack.log, stderr=subprocess.STDOUT)
         bare_base = f"http://127.0.0.1:{bare_port}"
         servers = {"api": (stack.base, api_client), "bare": (bare_base, bare_client)}
+        markers = {"api": "api.wsgi:app", "bare": "bench.bare_app:app"}
         try:
             wait_healthy_bare(bare_base, bare)
             for base, client in servers.values():  # warm up: connections, imports
@@ -188,7 +241,9 @@ def main() -> int:
                         order = ["api", "bare"] if round_ % 2 == 0 else ["bare", "api"]
                         for name in order:
                             base, client = servers[name]
-                            result = run(base, client, clients, args.seconds)
+                            result = run(base, client, clients, args.seconds,
+                                         (server_pids(markers[name]),
+                                          server_pids("redis-server")))
                             runs[name].append(result)
                             print(line(f"{name:4} {clients:3} clients, {streams:4} streams",
                                        result), flush=True)
@@ -202,8 +257,12 @@ def main() -> int:
                         a["moves_per_s"] / max(b["moves_per_s"], 1e-9)
                         for a, b in zip(runs["api"], runs["bare"], strict=True))
                     medians["ratio", clients, streams] = {"of_medians": ratio, "paired": paired}
+                    cost = {name: medians[name, clients, streams]["server_cpu_ms"]
+                            + medians[name, clients, streams]["redis_cpu_ms"] for name in runs}
                     print(f"     median of {args.rounds}: api / bare = {ratio:.2f} "
-                          f"(median of the rounds' own ratios {paired:.2f})", flush=True)
+                          f"(median of the rounds' own ratios {paired:.2f}); server and Redis "
+                          f"CPU a move: api {cost['api']:.2f} ms, bare {cost['bare']:.2f} ms",
+                          flush=True)
                 for sock in held:
                     sock.close()
         finally:

@@ -12,6 +12,36 @@ from shared.matches import clocks
 __all__ = ["ENDED", "MatchRecord"]  # ENDED: re-exported, the statuses of an ended match
 
 
+def _loads(text: str) -> Any:
+    """``json.loads``, without its call for the few texts most fields hold (a match is read
+    on every request, and most of its fields are ``null``, ``false`` or empty)."""
+    if len(text) <= 5:
+        if text == "null":
+            return None
+        if text == "false":
+            return False
+        if text == "true":
+            return True
+        if text == "[]":
+            return []
+        if text == "{}":
+            return {}
+    return json.loads(text)
+
+
+def _dumps(value: Any) -> str:
+    """``json.dumps``, without its call for ``None``, booleans and empty containers."""
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if not value and type(value) in (list, dict):
+        return "[]" if type(value) is list else "{}"
+    return json.dumps(value)
+
+
 @dataclass
 class MatchRecord:
     """One match as stored: metadata plus the engine state's JSON text (never parsed here)."""
@@ -59,6 +89,9 @@ class MatchRecord:
     # and each seat's real-time clock as of when it last started owing a move.
     time_control: dict[str, Any] | None = None
     clock: dict[int, float] = field(default_factory=dict)
+    # The hash's fields as read (``from_fields``; None: not read from the store), so a write
+    # sends only the fields it changes (``changed_fields``).
+    stored: dict[str, str] | None = field(default=None, init=False, repr=False, compare=False)
 
     def deadline_at(self) -> float | None:
         """When the first deadline of a seat that owes a move passes: its move deadline, or
@@ -89,45 +122,57 @@ class MatchRecord:
     def to_fields(self) -> dict[str, str]:
         return {
             "id": self.id, "game": self.game, "rules_version": self.rules_version,
-            "options": json.dumps(self.options), "seed": json.dumps(self.seed),
-            "seats": json.dumps(self.seats), "status": self.status,
+            "options": _dumps(self.options), "seed": _dumps(self.seed),
+            "seats": _dumps(self.seats), "status": self.status,
             "version": str(self.version), "state": self.state, "rng": self.rng,
-            "result": json.dumps(self.result), "to_move": json.dumps(self.to_move),
+            "result": _dumps(self.result), "to_move": _dumps(self.to_move),
             "created_at": repr(self.created_at), "updated_at": repr(self.updated_at),
-            "tournament": json.dumps(self.tournament), "rated": json.dumps(self.rated),
-            "move_deadline": json.dumps(self.move_deadline),
-            "forfeit_after": json.dumps(self.forfeit_after),
-            "owed_since": json.dumps(self.owed_since), "timeouts": json.dumps(self.timeouts),
-            "forfeited": json.dumps(self.forfeited), "seeded": json.dumps(self.seeded),
-            "bots_since": json.dumps(self.bots_since),
-            "finish_owed": json.dumps(self.finish_owed), "sealed": json.dumps(self.sealed),
-            "resigned": json.dumps(self.resigned), "idle_after": json.dumps(self.idle_after),
-            "time_control": json.dumps(self.time_control), "clock": json.dumps(self.clock),
+            "tournament": _dumps(self.tournament), "rated": _dumps(self.rated),
+            "move_deadline": _dumps(self.move_deadline),
+            "forfeit_after": _dumps(self.forfeit_after),
+            "owed_since": _dumps(self.owed_since), "timeouts": _dumps(self.timeouts),
+            "forfeited": _dumps(self.forfeited), "seeded": _dumps(self.seeded),
+            "bots_since": _dumps(self.bots_since),
+            "finish_owed": _dumps(self.finish_owed), "sealed": _dumps(self.sealed),
+            "resigned": _dumps(self.resigned), "idle_after": _dumps(self.idle_after),
+            "time_control": _dumps(self.time_control), "clock": _dumps(self.clock),
         }
+
+    def changed_fields(self) -> dict[str, str]:
+        """The fields of :meth:`to_fields` whose stored text differs from the one read (all
+        of them for a record not read from the store). Every write to a live match's hash
+        is a compare-and-set on its version, so at the version read the others are still
+        as read."""
+        fields = self.to_fields()
+        if self.stored is None:
+            return fields
+        return {name: text for name, text in fields.items() if self.stored.get(name) != text}
 
     @classmethod
     def from_fields(cls, fields: dict[str, str]) -> MatchRecord:
-        return cls(
+        record = cls(
             id=fields["id"], game=fields["game"], rules_version=fields["rules_version"],
-            options=json.loads(fields["options"]), seed=json.loads(fields["seed"]),
-            seats=json.loads(fields["seats"]), status=MatchStatus(fields["status"]),
+            options=_loads(fields["options"]), seed=_loads(fields["seed"]),
+            seats=_loads(fields["seats"]), status=MatchStatus(fields["status"]),
             version=int(fields["version"]), state=fields["state"], rng=fields["rng"],
-            result=json.loads(fields["result"]), to_move=json.loads(fields["to_move"]),
+            result=_loads(fields["result"]), to_move=_loads(fields["to_move"]),
             created_at=float(fields["created_at"]), updated_at=float(fields["updated_at"]),
             # Matches stored before these fields existed read as casual, without deadlines.
-            tournament=json.loads(fields.get("tournament", "null")),
-            rated=json.loads(fields.get("rated", "false")),
-            move_deadline=json.loads(fields.get("move_deadline", "null")),
-            forfeit_after=json.loads(fields.get("forfeit_after", "null")),
-            owed_since={int(k): v for k, v in json.loads(fields.get("owed_since", "{}")).items()},
-            timeouts={int(k): v for k, v in json.loads(fields.get("timeouts", "{}")).items()},
-            forfeited=json.loads(fields.get("forfeited", "[]")),
-            seeded=json.loads(fields.get("seeded", "false")),
-            bots_since=json.loads(fields.get("bots_since", "null")),
-            finish_owed=json.loads(fields.get("finish_owed", "false")),
-            sealed=json.loads(fields.get("sealed", "false")),
-            resigned=json.loads(fields.get("resigned", "[]")),
-            idle_after=json.loads(fields.get("idle_after", "null")),
-            time_control=json.loads(fields.get("time_control", "null")),
-            clock={int(k): v for k, v in json.loads(fields.get("clock", "{}")).items()},
+            tournament=_loads(fields.get("tournament", "null")),
+            rated=_loads(fields.get("rated", "false")),
+            move_deadline=_loads(fields.get("move_deadline", "null")),
+            forfeit_after=_loads(fields.get("forfeit_after", "null")),
+            owed_since={int(k): v for k, v in _loads(fields.get("owed_since", "{}")).items()},
+            timeouts={int(k): v for k, v in _loads(fields.get("timeouts", "{}")).items()},
+            forfeited=_loads(fields.get("forfeited", "[]")),
+            seeded=_loads(fields.get("seeded", "false")),
+            bots_since=_loads(fields.get("bots_since", "null")),
+            finish_owed=_loads(fields.get("finish_owed", "false")),
+            sealed=_loads(fields.get("sealed", "false")),
+            resigned=_loads(fields.get("resigned", "[]")),
+            idle_after=_loads(fields.get("idle_after", "null")),
+            time_control=_loads(fields.get("time_control", "null")),
+            clock={int(k): v for k, v in _loads(fields.get("clock", "{}")).items()},
         )
+        record.stored = fields
+        return record

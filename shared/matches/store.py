@@ -456,7 +456,10 @@ class MatchStore:
         cluster they live in other slots and are written before and after it
         (:meth:`_index_before`, :meth:`_index_after`), as is an ending write's everywhere.
         """
-        fields = record.to_fields()
+        # A write that leaves the match live sends only the fields it changes (a move: its
+        # version, state, draws, seats to move, times), not all of them for the script to
+        # decode and set again; one that ends it sends them all.
+        fields = record.to_fields() if record.status in ENDED else record.changed_fields()
         idem_key, idem_value, idem_ttl = "", "", 0
         if idempotency is not None:
             key, answer, idem_ttl = idempotency
@@ -492,8 +495,10 @@ class MatchStore:
                   idem_value, idem_ttl, token_hash, token_seat, self.channel(record.id),
                   json.dumps(extra), *ending],
         )
-        if done and not inline:
-            self._index_after(record)
+        if done:
+            record.stored = {**record.stored, **fields} if record.stored is not None else None
+            if not inline:
+                self._index_after(record)
         return bool(done)
 
     @staticmethod
