@@ -29,7 +29,7 @@ from shared.infra.config import Settings
 from tests.api.spec_rules import hazards
 
 SPEC_FILE = Path(__file__).resolve().parents[2] / "openapi.yaml"
-SPEC: dict[str, Any] = yaml.safe_load(SPEC_FILE.read_text(encoding="utf-8"))
+SPEC: dict[str, Any] = yaml.load(SPEC_FILE.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader)
 SPEC_URI = "urn:evo-arena:openapi"
 REGISTRY: Registry = Registry().with_resource(
     SPEC_URI, Resource.from_contents(SPEC, default_specification=DRAFT202012))

@@ -20,7 +20,7 @@ from shared.games import all_games
 from shared.kernel.protocol import Game
 
 SPEC_TEXT = openapi_games.SPEC.read_text(encoding="utf-8")
-SPEC: dict[str, Any] = yaml.safe_load(SPEC_TEXT)
+SPEC: dict[str, Any] = yaml.load(SPEC_TEXT, Loader=yaml.CSafeLoader)
 SCHEMAS: dict[str, Any] = SPEC["components"]["schemas"]
 GAMES = all_games()
 IDS = [game.id for game in GAMES]

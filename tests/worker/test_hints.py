@@ -10,10 +10,11 @@ from typing import Any
 import pytest
 import redis
 
-from shared.bots import hints
+from shared.bots import hint_search, hints
 from shared.bots.catalogue import HINT_RETRY
 from shared.bots.hint_search import answer, suggest
 from shared.domain.errors import Conflict, Forbidden, TooManyRequests, Unavailable
+from shared.kernel.budget import SearchBudget
 from shared.matches.service import MatchService
 from shared.matches.store import MatchStore
 from shared.services import match_service
@@ -23,6 +24,14 @@ from tests.shared.test_service import Recorder
 @pytest.fixture
 def service(redis_client: redis.Redis) -> MatchService:
     return match_service(MatchStore(redis_client), Recorder())
+
+
+@pytest.fixture(autouse=True)
+def quick_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What is tested here is the questions, answers and waits around a hint, not the
+    search's strength: 50 simulations instead of the production 1,000 (seconds an Evolution
+    search) keep these tests in test-fast's loop."""
+    monkeypatch.setattr(hint_search, "HINT_BUDGET", SearchBudget(simulations=50, time_cap=3.0))
 
 
 def _humans(service: MatchService, game: str) -> Any:
