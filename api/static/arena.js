@@ -66,19 +66,25 @@ const Arena = {
 window.EvoBoards = window.EvoBoards || {};
 
 // A game's board renderer, loaded once per page: its own if it ships one, else `fallback`;
-// with it the game's stylesheet (/boards/<game>.css, beside its board.js).
+// with it the game's stylesheet (/boards/<game>.css, beside its board.js), loaded before the
+// renderer is handed out so that no board is drawn unstyled (a game without one: no wait).
 Arena.boards = {};
 Arena.board = function board(game, fallback) {
   if (!Arena.boards[game]) {
-    document.head.append(Arena.el("link", { rel: "stylesheet",
-      href: `/boards/${encodeURIComponent(game)}.css` }));
-    Arena.boards[game] = window.EvoBoards[game] ? Promise.resolve(window.EvoBoards[game])
+    const base = `/boards/${encodeURIComponent(game)}`;
+    const styled = new Promise((resolve) => {
+      const link = Arena.el("link", { rel: "stylesheet", href: `${base}.css` });
+      link.onload = link.onerror = () => resolve();
+      document.head.append(link);
+    });
+    const renderer = window.EvoBoards[game] ? Promise.resolve(window.EvoBoards[game])
       : new Promise((resolve) => {
-        const script = Arena.el("script", { src: `/boards/${encodeURIComponent(game)}.js` });
+        const script = Arena.el("script", { src: `${base}.js` });
         script.onload = () => resolve(window.EvoBoards[game] || fallback);
         script.onerror = () => resolve(fallback);
         document.head.append(script);
       });
+    Arena.boards[game] = Promise.all([renderer, styled]).then(([found]) => found);
   }
   return Arena.boards[game];
 };

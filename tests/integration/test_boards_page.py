@@ -436,3 +436,24 @@ def test_evolution_shows_the_pending_attack(
     expect(target.locator("button.touch-can").first).to_be_visible()
     expect(board.locator("button.touch-action")).to_have_count(1)  # the only move naming nothing
     _shot(page, "evolution-attack")
+
+
+def test_no_board_is_drawn_before_its_stylesheet_arrives(page: Page, api_url: str,
+                                                         client: Client) -> None:
+    """A game's styles come from its own ``board.css`` (loaded with its ``board.js``): on a
+    slow network the board still waits for them, rather than showing unstyled cards that
+    overflow the phone for a moment (and fail the cut-off checks of the full matches)."""
+    match = client.create({"game": "savanna", "seed": 7, "seats": [
+        {"kind": "human"}, {"kind": "human"}]})
+
+    def late(route: Any) -> None:
+        time.sleep(1.5)
+        route.continue_()
+
+    page.route("**/boards/savanna.css", late)
+    _open(page, api_url, match)
+    expect(page.locator(".sv-board .sv-hand").first).to_be_attached(timeout=TURN_TIMEOUT)
+    # Read at once, the first moment the board is there: its own rules already apply (the
+    # hand is a flex row of cards; unstyled, a plain block).
+    shown = page.evaluate("() => getComputedStyle(document.querySelector('.sv-hand')).display")
+    assert shown == "flex", shown
