@@ -457,3 +457,34 @@ def test_no_board_is_drawn_before_its_stylesheet_arrives(page: Page, api_url: st
     # hand is a flex row of cards; unstyled, a plain block).
     shown = page.evaluate("() => getComputedStyle(document.querySelector('.sv-hand')).display")
     assert shown == "flex", shown
+
+
+def test_a_long_name_in_a_narrow_savanna_cell_is_not_cut_off(page: Page, api_url: str,
+                                                             client: Client) -> None:
+    """The board itself, drawn for a savanna five cards wide with the cells a placement may
+    go to on either side (seven narrow columns on a 390 px phone): "Watering Hole" in every
+    cell, each a cell that may be touched, is shown whole (the cell grows a line taller
+    rather than cutting the name off; random deals met it now and then in the full match)."""
+    match = client.create({"game": "savanna", "seed": 7, "seats": [
+        {"kind": "human"}, {"kind": "human"}]})
+    _open(page, api_url, match)
+    expect(page.locator(".sv-board").first).to_be_visible(timeout=TURN_TIMEOUT)
+    clipped = page.evaluate("""async () => {
+      const draw = await Arena.board("savanna", null);
+      const cards = [-2, -1, 0, 1, 2].map((col) => ({ row: 0, col, card: "watering_hole" }));
+      const open = [[0, -3], [0, 3], [-1, 0], [1, 0]];
+      const moves = [...cards.map((c) => [c.row, c.col]), ...open].map(([row, col], i) => (
+        { id: `m${i}`, label: `place ${row},${col}`, move: { type: "place", row, col } }));
+      const play = { moves: { version: 1, moves }, components: null, choose: () => {} };
+      const view = { seat: 0, savannas: [cards, []], hand_sizes: [1, 1], revealed: ["grass", null],
+        picked: [], removed: [], stage: "place", pass_direction: "left", over: false, phase: 1,
+        step: 1, deck_size: 10, hand: ["grass"] };
+      const match = { id: "drawn", seats: [{ name: "A" }, { name: "B" }], to_move: [0] };
+      document.querySelector("#board").replaceChildren(draw(view, match, play));
+      const cells = [...document.querySelectorAll("#board .sv-cell.sv-filled")];
+      if (cells.length !== 5) return [`${cells.length} filled cells drawn`];
+      const cut = (e) => e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1;
+      return cells.filter(cut).map((e) =>
+        `${e.textContent}: ${e.scrollWidth}x${e.scrollHeight} in ${e.clientWidth}x${e.clientHeight}`);
+    }""")
+    assert clipped == []
