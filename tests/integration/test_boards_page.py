@@ -485,6 +485,6 @@ def test_a_long_name_in_a_narrow_savanna_cell_is_not_cut_off(page: Page, api_url
       if (cells.length !== 5) return [`${cells.length} filled cells drawn`];
       const cut = (e) => e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1;
       return cells.filter(cut).map((e) =>
-        `${e.textContent}: ${e.scrollWidth}x${e.scrollHeight} in ${e.clientWidth}x${e.clientHeight}`);
+        `${e.textContent}: ${e.scrollHeight} px high in ${e.clientHeight}`);
     }""")
     assert clipped == []
