@@ -175,12 +175,13 @@ def test_a_server_killed_mid_flood_loses_nobody_who_was_answered(
                 matches = {t["match"]: client.match(t["match"]) for t in tickets
                            if t and t["match"]}
                 # The sweep goes on matching while the tickets are read one by one: a ticket
-                # read as waiting may be matched since (into a match a later read saw). Read
-                # those again.
+                # read as waiting, or still forming when its read gave up, may be matched
+                # since (into a match a later read saw). Read those again.
                 seated_now = {seat["account"] for match in matches.values()
                               for seat in match["seats"]}
                 for n, ticket in enumerate(tickets):
-                    if ticket and ticket["status"] == "waiting" and people[n]["id"] in seated_now:
+                    if (ticket and ticket["status"] in ("waiting", "forming")
+                            and people[n]["id"] in seated_now):
                         tickets[n] = client.call("GET", "/v1/me/pool", people[n]["key"]).json()
                         assert tickets[n]["match"] in matches, (n, tickets[n])
         finally:
@@ -195,8 +196,9 @@ def test_a_server_killed_mid_flood_loses_nobody_who_was_answered(
             assert ticket is None or ticket["status"] in ("matched", "waiting"), (n, ticket)
     seated = Counter(seat["account"] for match in matches.values() for seat in match["seats"])
     assert seated and max(seated.values()) == 1
-    assert set(seated) == {people[n]["id"] for n, t in enumerate(tickets)
-                           if t and t["status"] == "matched"}
+    matched = {people[n]["id"] for n, t in enumerate(tickets) if t and t["status"] == "matched"}
+    assert set(seated) == matched, [(n, t) for n, t in enumerate(tickets)
+                                    if (people[n]["id"] in seated) != (people[n]["id"] in matched)]
     store = redis.Redis.from_url(redis_url, decode_responses=True)
     for pool_id in {t["pool"] for t in tickets if t}:
         assert store.hlen(f"evo:pool:{{{pool_id}}}:pending") == 0
