@@ -164,16 +164,13 @@ class JoinSchema(Schema):
     name = fields.String(validate=[validate.Length(1, 40), printable_utf8])
 
 
-MOVE_ID_MAX = 200  # characters of a move id
-
-
 class SubmitMoveSchema(Schema):
     class Meta:
         unknown = RAISE
 
     version = StrictInt(required=True, validate=validate.Range(0))
     move = fields.Dict(keys=fields.String())
-    move_id = fields.String(validate=validate.Length(1, MOVE_ID_MAX))
+    move_id = fields.String(validate=validate.Length(1, 200))
 
     @validates_schema
     def one_of_move_or_id(self, data: dict[str, Any], **_: Any) -> None:

@@ -25,7 +25,6 @@ from api.context import (
 from api.details import translate
 from api.i18n import current_lang
 from api.match_schemas import (
-    MOVE_ID_MAX,
     CreateMatchSchema,
     EventsQuery,
     JoinSchema,
@@ -46,14 +45,6 @@ _IDEMPOTENCY_KEY_MAX = 200
 #: Built once: a marshmallow schema deep-copies its fields on creation, and a move is the hot
 #: path (loading with one schema instance is safe from any greenlet).
 SUBMIT_MOVE = SubmitMoveSchema()
-
-
-def plain_move(body: dict[str, Any]) -> bool:
-    """Whether ``body`` is the common move, ``{"version": n, "move_id": "..."}``, valid as it
-    is: :data:`SUBMIT_MOVE` would load it unchanged, so its work is skipped."""
-    version, move_id = body.get("version"), body.get("move_id")
-    return (len(body) == 2 and type(version) is int and version >= 0
-            and type(move_id) is str and 0 < len(move_id) <= MOVE_ID_MAX)
 
 
 @bp.post("")
@@ -169,7 +160,7 @@ def submit_move(match_id: str) -> dict[str, Any]:
         if stored is not None:
             return stored
     rate_limit("moves", settings().moves_per_minute, bearer_token())
-    body = json_body(SUBMIT_MOVE, plain_move)
+    body = json_body(SUBMIT_MOVE)
     if key is not None and not valid_key:
         raise Unprocessable(f"Idempotency-Key must be 1-{_IDEMPOTENCY_KEY_MAX} printable "
                             "characters")

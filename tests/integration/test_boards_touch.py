@@ -101,6 +101,29 @@ def _play_by_touch(page: Page, speaks: LanguageCheck, moves_cap: int,
     return made
 
 
+def _finish_by_touch(page: Page, api_url: str, client: Client, lang: str, game: str,
+                     seed: int, board: str, moves_cap: int,
+                     taps_of: Callable[[dict[str, Any], dict[str, Any], Any], Taps],
+                     check: Callable[[Page, dict[str, Any], int], None]) -> None:
+    """A whole seeded 2-player match against the random bot, played by touch on the page of
+    seat 0 in ``lang`` (``_play_by_touch``), the page checked in its language along the way
+    and once finished."""
+    created = client.create({"game": game, "seed": seed, "seats": [
+        {"kind": "human"}, {"kind": "bot", "bot": {"kind": "random"}}]})
+    match_id, token = created["id"], created["tokens"][0]["token"]
+    speaks = LanguageCheck(client, game, lang, match_id, token)
+    page.goto(f"{api_url}/play/{match_id}#seat=0&token={token}")
+    expect(page.locator(board).first).to_be_visible(timeout=WAIT)
+    made = _play_by_touch(page, speaks, moves_cap, taps_of, check, seed=seed)
+    expect(page.locator("body")).to_have_attribute("data-status", "finished", timeout=WAIT)
+    log = client.call("GET", f"/v1/matches/{match_id}/events", token).json()["events"]
+    assert sum(1 for e in log if e.get("seat") == 0 and "move" in e) == made > 20
+    expect(page.locator("#scores li")).to_have_count(2)
+    _no_sideways_scroll(page)
+    speaks.check(page)  # the finished match too
+    assert speaks.labels_compared >= 3
+
+
 # -- Darwinning! ------------------------------------------------------------------------------
 
 def _dw_taps(move: dict[str, Any], view: dict[str, Any], move_id: str) -> Taps:
@@ -157,20 +180,8 @@ def test_a_person_plays_darwinning_by_touching_the_board(
     """A whole two-player match: about 55 moves of the person, some 15 s on a quiet machine;
     in the browser's language (page_language.py: the board's words, the abilities' and
     environments' names and the move list's labels in it, checked along)."""
-    created = client.create({"game": "darwinning", "seed": 5, "seats": [
-        {"kind": "human"}, {"kind": "bot", "bot": {"kind": "random"}}]})
-    match_id, token = created["id"], created["tokens"][0]["token"]
-    speaks = LanguageCheck(client, "darwinning", lang, match_id, token)
-    page.goto(f"{api_url}/play/{match_id}#seat=0&token={token}")
-    expect(page.locator(".dw-board").first).to_be_visible(timeout=WAIT)
-    made = _play_by_touch(page, speaks, 200, _dw_taps, _dw_check, seed=5)
-    expect(page.locator("body")).to_have_attribute("data-status", "finished", timeout=WAIT)
-    log = client.call("GET", f"/v1/matches/{match_id}/events", token).json()["events"]
-    assert sum(1 for e in log if e.get("seat") == 0 and "move" in e) == made > 20
-    expect(page.locator("#scores li")).to_have_count(2)
-    _no_sideways_scroll(page)
-    speaks.check(page)  # the finished match too
-    assert speaks.labels_compared >= 3
+    _finish_by_touch(page, api_url, client, lang, "darwinning", 5, ".dw-board",
+                     200, _dw_taps, _dw_check)
 
 
 # -- Evolution (North Star) -------------------------------------------------------------------
@@ -241,20 +252,8 @@ def test_a_person_plays_evolution_ns_by_touching_the_board(
     catalogue = client.call("GET", "/v1/games/evolution-ns/components").json()["components"]
     _NS_TRAIT_OF[:] = [c["icons"][0] for c in sorted(
         (c for c in catalogue if c["category"] == "card"), key=lambda c: c["key"])]
-    created = client.create({"game": "evolution-ns", "seed": 7, "seats": [
-        {"kind": "human"}, {"kind": "bot", "bot": {"kind": "random"}}]})
-    match_id, token = created["id"], created["tokens"][0]["token"]
-    speaks = LanguageCheck(client, "evolution-ns", lang, match_id, token)
-    page.goto(f"{api_url}/play/{match_id}#seat=0&token={token}")
-    expect(page.locator(".ns-player").first).to_be_visible(timeout=WAIT)
-    made = _play_by_touch(page, speaks, 300, _ns_taps, _ns_check, seed=7)
-    expect(page.locator("body")).to_have_attribute("data-status", "finished", timeout=WAIT)
-    log = client.call("GET", f"/v1/matches/{match_id}/events", token).json()["events"]
-    assert sum(1 for e in log if e.get("seat") == 0 and "move" in e) == made > 20
-    expect(page.locator("#scores li")).to_have_count(2)
-    _no_sideways_scroll(page)
-    speaks.check(page)  # the finished match too
-    assert speaks.labels_compared >= 3
+    _finish_by_touch(page, api_url, client, lang, "evolution-ns", 7, ".ns-player",
+                     300, _ns_taps, _ns_check)
 
 
 @pytest.mark.parametrize(("game", "options", "players"), [
