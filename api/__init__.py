@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from flask import Flask
-from flask.json.provider import DefaultJSONProvider
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from api.json_provider import FastJSONProvider
 from shared import services
 from shared.infra.config import Settings
 
@@ -13,9 +13,8 @@ from shared.infra.config import Settings
 def create_app(settings: Settings | None = None) -> Flask:
     settings = settings or Settings.from_env()
     app = Flask(__name__)
+    app.json = FastJSONProvider(app)
     app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
-    assert isinstance(app.json, DefaultJSONProvider)  # Flask's own, which has sort_keys
-    app.json.sort_keys = False  # keep the documented field order
     app.extensions["evo.settings"] = settings
     built = services.build(settings)
     app.extensions["evo.service"] = built.matches

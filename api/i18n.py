@@ -15,7 +15,7 @@ from pathlib import Path
 
 from babel.messages.pofile import read_po
 from flask import Flask, Response, has_request_context, request
-from flask_babel import Babel, get_locale
+from flask_babel import Babel
 
 #: The languages served: English first (the message ids and the fallback).
 LANGUAGES = ("en", "cs", "fi", "pl")
@@ -28,9 +28,11 @@ def select_lang() -> str:
     """The language of the current request (English outside one)."""
     if not has_request_context():
         return "en"
-    asked = request.args.get("lang")
+    asked = request.args.get("lang") if request.args else None
     if asked in LANGUAGES:
         return str(asked)
+    if "HTTP_ACCEPT_LANGUAGE" not in request.environ:
+        return "en"
     # By preference, a regional tag counting for its language ("cs-CZ" is Czech): werkzeug's
     # best_match would prefer an exact "en;q=0.5" to it.
     for tag, quality in request.accept_languages:
@@ -41,11 +43,13 @@ def select_lang() -> str:
 
 
 def current_lang() -> str:
-    """The request's language as Flask-Babel chose it (English outside a request)."""
+    """The request's language, as Flask-Babel chooses it (English outside a request)."""
     if not has_request_context():
         return "en"
-    locale = get_locale()
-    return locale.language if locale is not None else "en"
+    # Flask-Babel's locale is ``select_lang``'s choice parsed into a babel Locale, and its
+    # language is that choice again: asked here without the parse (a legal-moves read, the
+    # hot path, needs only the code).
+    return select_lang()
 
 
 @cache

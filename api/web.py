@@ -11,12 +11,12 @@ Text bodies are gzipped for clients that accept it (the event stream in :mod:`ap
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import zlib
+from typing import Any
 
 from flask import Flask, Response, request
-
-from api.context import settings
 
 ALLOWED_HEADERS = "Authorization, Content-Type, Idempotency-Key, Last-Event-ID, If-None-Match"
 EXPOSED_HEADERS = "ETag, Location, Retry-After"
@@ -30,61 +30,88 @@ GZIP_SUFFIX = "-gzip"
 
 def register(app: Flask) -> None:
     # One hook, not three: each after_request hook costs Flask a call per request, and each
-    # ``response.vary.add`` parses and rewrites the header; here Vary is written once.
-    app.after_request(_finish)
+    # ``response.vary.add`` parses and rewrites the header; here Vary is written once. The
+    # allowed origins are read from the settings once, not on every answer.
+    origins = _origins(app.extensions["evo.settings"].cors_origins)
+    app.after_request(functools.partial(_finish, origins=origins))
 
 
-def _finish(response: Response) -> Response:
-    """CORS, then the ETag (and its 304), then gzip: in that order, as one pass."""
+def _origins(setting: str) -> tuple[str, ...]:
+    """The allowed origins ``CORS_ORIGINS`` lists (``("*",)``: any)."""
+    allowed = tuple(o.strip() for o in setting.split(",") if o.strip())
+    return ("*",) if "*" in allowed else allowed
+
+
+def _finish(response: Response, origins: tuple[str, ...]) -> Response:
+    """CORS, then the ETag (and its 304), then gzip: in that order, as one pass.
+
+    The request's headers are read from its WSGI environ and the answer's from its list:
+    werkzeug's header look-ups build an exception for every name that is absent, and most
+    are (this runs on every answer; docs/benchmarks.md)."""
+    wsgi = request.environ
     vary: list[str] = []
-    _cors(response, vary)
-    response = _conditional(response, vary)
-    _compress(response, vary)
+    _cors(response, wsgi, origins, vary)
+    mimetype = response.mimetype
+    response = _conditional(response, wsgi, mimetype, vary)
+    _compress(response, wsgi, mimetype, vary)
     if vary:
-        response.vary.update(vary)
+        if _header(response, "Vary") is None:
+            response.headers["Vary"] = ", ".join(vary)
+        else:
+            response.vary.update(vary)
     if response.status_code == 204:
         del response.headers["Content-Type"]  # no content, so no type (RFC 9110 8.3)
     return response
 
 
-def allowed_origin(origin: str | None) -> str | None:
+def _header(response: Response, name: str) -> str | None:
+    """The answer's ``name`` header (None: absent), without werkzeug's KeyError for a miss."""
+    wanted = name.lower()
+    for key, value in response.headers.items():
+        if key.lower() == wanted:
+            return value
+    return None
+
+
+def allowed_origin(origin: str | None, origins: tuple[str, ...]) -> str | None:
     """The ``Access-Control-Allow-Origin`` value for a request from ``origin``."""
-    allowed = [o.strip() for o in settings().cors_origins.split(",") if o.strip()]
-    if "*" in allowed:
+    if origins == ("*",):
         return "*"
-    return origin if origin is not None and origin in allowed else None
+    return origin if origin is not None and origin in origins else None
 
 
 def accepts_gzip() -> bool:
-    return "gzip" in request.headers.get("Accept-Encoding", "").lower()
+    return "gzip" in request.environ.get("HTTP_ACCEPT_ENCODING", "").lower()
 
 
-def _cors(response: Response, vary: list[str]) -> None:
-    origin = allowed_origin(request.headers.get("Origin"))
+def _cors(response: Response, wsgi: dict[str, Any], origins: tuple[str, ...],
+          vary: list[str]) -> None:
+    origin = allowed_origin(wsgi.get("HTTP_ORIGIN"), origins)
     if origin != "*":
         vary.append("Origin")
     if origin is None:
         return
     response.headers["Access-Control-Allow-Origin"] = origin
     response.headers["Access-Control-Expose-Headers"] = EXPOSED_HEADERS
-    if request.method == "OPTIONS" and "Access-Control-Request-Method" in request.headers:
+    if request.method == "OPTIONS" and "HTTP_ACCESS_CONTROL_REQUEST_METHOD" in wsgi:
         response.headers["Access-Control-Allow-Methods"] = "GET, POST, PATCH, DELETE, OPTIONS"
         response.headers["Access-Control-Allow-Headers"] = ALLOWED_HEADERS
         response.headers["Access-Control-Max-Age"] = str(PREFLIGHT_MAX_AGE)
 
 
-def _conditional(response: Response, vary: list[str]) -> Response:
+def _conditional(response: Response, wsgi: dict[str, Any], mimetype: str | None,
+                 vary: list[str]) -> Response:
     if (request.method != "GET" or response.status_code != 200 or response.is_streamed
-            or response.direct_passthrough or response.mimetype != "application/json"):
+            or response.direct_passthrough or mimetype != "application/json"):
         return response
     tag = hashlib.sha256(response.get_data()).hexdigest()[:32]
-    if "public" not in response.headers.get("Cache-Control", ""):
+    if "public" not in (_header(response, "Cache-Control") or ""):
         # A seat's view differs from a spectator's: caches must key on the token and
         # revalidate. A route whose answer is the same for everyone says ``public`` itself.
         vary.append("Authorization")
         response.headers["Cache-Control"] = "private, no-cache"
     response.set_etag(tag)
-    if "If-None-Match" not in request.headers:
+    if "HTTP_IF_NONE_MATCH" not in wsgi:
         return response
     wanted = request.if_none_match
     if wanted.contains(tag) or wanted.contains(tag + GZIP_SUFFIX) or wanted.star_tag:
@@ -116,13 +143,15 @@ def gzip_body(data: bytes) -> bytes:
     return packer.compress(data) + packer.flush()
 
 
-def _compress(response: Response, vary: list[str]) -> None:
+def _compress(response: Response, wsgi: dict[str, Any], mimetype: str | None,
+              vary: list[str]) -> None:
     if (response.is_streamed or response.direct_passthrough or response.status_code < 200
-            or response.status_code in (204, 304) or "Content-Encoding" in response.headers
-            or response.mimetype not in GZIP_TYPES):
+            or response.status_code in (204, 304) or mimetype not in GZIP_TYPES
+            or _header(response, "Content-Encoding") is not None):
         return
     vary.append("Accept-Encoding")
-    if not accepts_gzip() or (response.content_length or 0) < GZIP_MIN_BYTES:
+    if ("gzip" not in wsgi.get("HTTP_ACCEPT_ENCODING", "").lower()
+            or (response.content_length or 0) < GZIP_MIN_BYTES):
         return
     response.set_data(gzip_body(response.get_data()))
     response.headers["Content-Encoding"] = "gzip"

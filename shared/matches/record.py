@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
 from shared.domain.types import ENDED, MatchStatus, SeatKind, SeatRecord
+from shared.infra import jsontext
 from shared.matches import clocks
 
 __all__ = ["ENDED", "MatchRecord"]  # ENDED: re-exported, the statuses of an ended match
 
 
 def _loads(text: str) -> Any:
-    """``json.loads``, without its call for the few texts most fields hold (a match is read
+    """``jsontext.loads``, without its call for the few texts most fields hold (a match is read
     on every request, and most of its fields are ``null``, ``false`` or empty)."""
     if len(text) <= 5:
         if text == "null":
@@ -26,11 +26,11 @@ def _loads(text: str) -> Any:
             return []
         if text == "{}":
             return {}
-    return json.loads(text)
+    return jsontext.loads(text)
 
 
 def _dumps(value: Any) -> str:
-    """``json.dumps``, without its call for ``None``, booleans and empty containers."""
+    """``jsontext.dumps``, without its call for ``None``, booleans and empty containers."""
     if value is None:
         return "null"
     if value is True:
@@ -39,7 +39,7 @@ def _dumps(value: Any) -> str:
         return "false"
     if not value and type(value) in (list, dict):
         return "[]" if type(value) is list else "{}"
-    return json.dumps(value)
+    return jsontext.dumps(value)
 
 
 @dataclass

@@ -39,6 +39,7 @@ from shared.bots import catalogue as bot_catalogue
 from shared.domain.errors import Conflict, Forbidden, Gone, NotFound, Unauthorized, Unprocessable
 from shared.domain.types import MatchStatus, SeatBot, SeatKind, SeatRecord
 from shared.games import all_games, get_game
+from shared.infra import jsontext
 from shared.infra.secrets import hash_secret
 from shared.infra.stats import WorkerStats
 from shared.kernel.protocol import Game, IllegalMove, NotYourTurn, State
@@ -195,7 +196,7 @@ class MatchService:
             id=match_id or secrets.token_hex(8), game=game.id, rules_version=game.version,
             options=resolved, seed=seed, seats=stored_seats,
             status=MatchStatus.RUNNING if all_joined else MatchStatus.WAITING, version=1,
-            state=json.dumps(state.to_json()), rng=match_random.dump(rng), result=None,
+            state=jsontext.dumps(state.to_json()), rng=match_random.dump(rng), result=None,
             to_move=state.to_move(), created_at=now, updated_at=now, tournament=tournament,
             rated=rated, move_deadline=move_deadline, forfeit_after=forfeit_after,
             seeded=seeded, sealed=sealed,
@@ -478,7 +479,7 @@ class MatchService:
         now = time.time()
         shown_clocks = clocks.view(record, now)
         game = get_game(record.game)
-        state = game.state_from_json(json.loads(record.state))
+        state = game.state_from_json(jsontext.loads(record.state))
         ended = record.status in ENDED
         view = (None if record.sealed and (seat is None or ended) else state.view(seat))
         return {
@@ -529,7 +530,7 @@ class MatchService:
         if (record.status != MatchStatus.RUNNING or seat not in record.to_move
                 or seat in record.resigned):
             return []
-        state = get_game(record.game).state_from_json(json.loads(record.state))
+        state = get_game(record.game).state_from_json(jsontext.loads(record.state))
         return [{"id": state.move_id(m), "label": state.move_label(m, lang), "move": m}
                 for m in state.legal_moves(seat)]
 
@@ -698,10 +699,10 @@ class MatchService:
         ``answer_checked``: the caller has just asked :meth:`stored_answer` for this key (and
         found none), which saves asking again.
         """
-        fingerprint = _fingerprint(seat, expected_version, move)
         if idempotency_key is None:
             return self._apply_move(match_id, seat, expected_version, move, None, bot, timeout,
                                     record)
+        fingerprint = _fingerprint(seat, expected_version, move)
         earlier = None if answer_checked else self._earlier_answer(match_id, idempotency_key,
                                                                    fingerprint)
         if earlier is not None:
@@ -730,7 +731,7 @@ class MatchService:
         record = given if given is not None else self.load(match_id)
         self._check_playable(record, seat, bot)
         game = get_game(record.game)
-        state = game.state_from_json(json.loads(record.state))
+        state = game.state_from_json(jsontext.loads(record.state))
         applied_at = expected_version
         if expected_version != record.version:
             # A move quoting an older version still answers the question it was asked if
@@ -827,7 +828,7 @@ class MatchService:
         # v's entry is at index v - 2 (still_open checks the versions, and fails safe if not).
         entries = self.store.log(record.id, question.version - 1, record.version - 2)
         if state is None:
-            state = get_game(record.game).state_from_json(json.loads(record.state))
+            state = get_game(record.game).state_from_json(jsontext.loads(record.state))
         return carryover.still_open(question, seat, state, record.version, entries)
 
     def _quote_holds(self, record: MatchRecord, game: Game, state: State, seat: int,
@@ -889,7 +890,7 @@ class MatchService:
 
     def _advance(self, record: MatchRecord, game: Game, state: State, rng: random.Random,
                  mover: int) -> None:
-        record.state = json.dumps(state.to_json())
+        record.state = jsontext.dumps(state.to_json())
         record.rng = match_random.dump(rng)
         record.to_move = state.to_move()
         record.version += 1
@@ -1122,7 +1123,7 @@ class MatchService:
                  and not record.seats[seat].get("webhook") and seat not in record.forfeited]
         if not seats:
             return []
-        state = get_game(record.game).state_from_json(json.loads(record.state))
+        state = get_game(record.game).state_from_json(jsontext.loads(record.state))
         return [{"match": record.id, "seat": seat, "version": record.version,
                  "game": record.game,
                  # A time control's clock, else the match's move deadline.

@@ -77,6 +77,7 @@ import redis
 from redis.exceptions import ClusterDownError, MovedError, TryAgainError
 
 from shared.domain.types import LIVE, MatchStatus
+from shared.infra import jsontext
 from shared.infra.notifier import wait_on
 from shared.infra.redis_client import (
     Commands,
@@ -467,7 +468,7 @@ class MatchStore:
             idem_value = json.dumps(answer)
         token_hash, token_seat = ("", "") if new_token is None else (new_token[1],
                                                                      str(new_token[0]))
-        entries = [json.dumps(e) for e in log_entries]
+        entries = [jsontext.dumps(e) for e in log_entries]
         ending = self._ending_args(record, entries, ended) if record.status in ENDED else []
         keys = [self._key(record.id), self._key(record.id, ":log"),
                 idem_key or self._key(record.id, ":idem:-"), self._key(record.id, ":tok"),
@@ -491,9 +492,9 @@ class MatchStore:
             self._index_before(record)
         done = self._run(
             self._commit, keys=keys,
-            args=[str(expected_version), json.dumps(fields), json.dumps(entries),
+            args=[str(expected_version), jsontext.dumps(fields), jsontext.dumps(entries),
                   idem_value, idem_ttl, token_hash, token_seat, self.channel(record.id),
-                  json.dumps(extra), *ending],
+                  jsontext.dumps(extra), *ending],
         )
         if done:
             record.stored = {**record.stored, **fields} if record.stored is not None else None

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from shared.infra import jsontext
 from shared.infra.redis_client import RedisClient
 from shared.matches.record import MatchRecord, _dumps, _loads
 from shared.matches.store import MatchStore, match_key
@@ -27,11 +28,12 @@ def record(version: int = 1) -> MatchRecord:
 
 @pytest.mark.parametrize("value", VALUES, ids=repr)
 def test_field_texts_are_json_exactly(value: Any) -> None:
-    """The shortcuts write and read exactly what ``json`` does (a stored text written before
-    them, or by them, reads the same)."""
-    assert _dumps(value) == json.dumps(value)
-    back = _loads(json.dumps(value))
-    assert back == value and type(back) is type(value)
+    """The shortcuts write exactly what the record's JSON writer does, and read what it or
+    ``json`` wrote (a stored text written before them, or by them, reads the same)."""
+    assert _dumps(value) == jsontext.dumps(value)
+    for text in (json.dumps(value), _dumps(value)):
+        back = _loads(text)
+        assert back == value and type(back) is type(value)
 
 
 def test_empty_containers_read_are_fresh() -> None:
@@ -57,11 +59,11 @@ def test_a_live_write_sends_only_the_fields_it_changes(store_client: RedisClient
     assert read is not None
     # A field this write does not change, altered behind the reader's back (no writer does
     # that at the same version): the write leaves it as it is, so it did not send it.
-    store_client.hset(match_key("m1"), "options", '{"marked": true}')
+    store_client.hset(match_key("m1"), "options", '{"marked":true}')
     read.version, read.state, read.to_move = 2, '{"moved": 1}', [1]
     assert store.commit(read, 1, [{"version": 2, "events": []}])
     stored = store_client.hgetall(match_key("m1"))
-    assert stored["options"] == '{"marked": true}'
+    assert stored["options"] == '{"marked":true}'
     assert (stored["version"], stored["state"], stored["to_move"]) == ("2", '{"moved": 1}', "[1]")
     # The record knows what is stored now: its next write sends only what that one changes.
     read.version, read.to_move = 3, [0]
@@ -69,19 +71,19 @@ def test_a_live_write_sends_only_the_fields_it_changes(store_client: RedisClient
     assert store.commit(read, 2, [{"version": 3, "events": []}])
     again = store.load("m1")
     assert again is not None
-    assert again.to_fields() == {**read.to_fields(), "options": '{"marked": true}'}
+    assert again.to_fields() == {**read.to_fields(), "options": '{"marked":true}'}
 
 
 def test_a_record_not_read_and_an_ending_write_send_every_field(
         store_client: RedisClient) -> None:
     store = MatchStore(store_client)
     store.create(record(), {})
-    store_client.hset(match_key("m1"), "options", '{"marked": true}')
+    store_client.hset(match_key("m1"), "options", '{"marked":true}')
     assert store.commit(record(version=2), 1)  # built, not read: all its fields
     assert store_client.hget(match_key("m1"), "options") == "{}"
     read = store.load("m1")
     assert read is not None
-    store_client.hset(match_key("m1"), "options", '{"marked": true}')
+    store_client.hset(match_key("m1"), "options", '{"marked":true}')
     read.version, read.status = 3, "finished"
     assert store.commit(read, 2)
     assert store_client.hget(match_key("m1"), "options") == "{}"
