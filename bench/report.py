@@ -49,14 +49,21 @@ def strength_table(path: Path = STRENGTH_RESULTS) -> list[str]:
 
 
 def _runs(records: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
-    """The records split into runs: a new run starts after a gap of ``RUN_GAP_SECONDS``."""
+    """The records split into runs: a new run starts after a gap of ``RUN_GAP_SECONDS``, or
+    where a round of a setting comes again (a run right after another, e.g. the code before
+    a change measured just after it)."""
     runs: list[list[dict[str, Any]]] = []
     previous: datetime | None = None
+    seen: set[tuple[Any, ...]] = set()
     for record in records:
         at = datetime.strptime(record["at"], "%Y-%m-%dT%H:%M:%SZ")
-        if previous is None or (at - previous).total_seconds() > RUN_GAP_SECONDS:
+        key = (record["server"], record["streams"], record["clients"], record["round"])
+        if (previous is None or (at - previous).total_seconds() > RUN_GAP_SECONDS
+                or key in seen):
             runs.append([])
+            seen = set()
         runs[-1].append(record)
+        seen.add(key)
         previous = at
     return runs
 
