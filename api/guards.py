@@ -61,7 +61,8 @@ def check_ids() -> None:
 
 
 def check_query() -> None:
-    if request.url_rule is None or not request.args:
+    # The raw query string first: most requests have none, and parsing one costs a MultiDict.
+    if not request.environ.get("QUERY_STRING") or request.url_rule is None or not request.args:
         return
     template = _RULE_ARG.sub(r"{\1}", request.url_rule.rule)
     method = "GET" if request.method == "HEAD" else request.method
@@ -76,7 +77,7 @@ def check_query() -> None:
 
 def check_body_size(limit: int) -> None:
     """413 for a body over ``limit`` bytes, read from the stream when no length is declared."""
-    if request.content_length is not None or request.method in ("GET", "HEAD"):
+    if request.method in ("GET", "HEAD") or request.content_length is not None:
         return  # werkzeug refuses a declared length over MAX_CONTENT_LENGTH itself
     # The raw input: werkzeug's own stream stops quietly at the limit, so a truncated body
     # would reach the JSON parser as a 400 instead of a 413.

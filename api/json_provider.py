@@ -2,8 +2,9 @@
 
 Flask's own provider calls the standard ``json`` encoder, a visible share of a move's CPU
 time (docs/benchmarks.md). The text is the same JSON in the same field order, compact as
-Flask's was, and UTF-8 where Flask wrote ``\\u`` escapes. Request bodies are still read by
-the standard library (small, and its errors and big integers are what the API documents).
+Flask's was (also in debug mode, where Flask indented it), and UTF-8 where Flask wrote
+``\\u`` escapes. Request bodies are still read by the standard library (small, and its
+errors and big integers are what the API documents).
 """
 
 from __future__ import annotations
