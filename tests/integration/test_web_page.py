@@ -72,7 +72,12 @@ def test_a_person_plays_a_whole_savanna_match_against_a_bot(
     page.select_option("#seats", "2")
     page.select_option("select[name=seat-0]", "human")
     page.select_option("select[name=seat-1]", "bot:random")
-    page.click("#create-button")
+    # The creation's own answer first: a failure then says what the API answered, not only
+    # that the page never moved on (a fresh-clone run under load once timed out here).
+    with page.expect_response(lambda r: r.request.method == "POST"
+                              and r.url == f"{api_url}/v1/matches") as created:
+        page.click("#create-button")
+    assert created.value.status == 201, (created.value.status, created.value.text())
     page.wait_for_url(f"{api_url}/play/*")
     match_id = page.url.rsplit("/", 1)[1]
     expect(page.locator(".player").first).to_be_visible(timeout=TURN_TIMEOUT)  # the board
