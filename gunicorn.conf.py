@@ -5,6 +5,9 @@ import os
 import traceback
 from typing import Any
 
+from gunicorn import glogging
+from gunicorn.config import AccessLogFormat
+
 workers = int(os.environ.get("WEB_CONCURRENCY", 2))
 worker_class = "gevent"  # gunicorn patches the standard library (sockets, select) at start
 worker_connections = int(os.environ.get("GUNICORN_CONNECTIONS", 4000))  # per worker
@@ -69,48 +72,40 @@ def _problem_json_errors() -> None:
 _problem_json_errors()
 
 
-def _lean_access_logger() -> type:
+class LeanAccessLogger(glogging.Logger):  # type: ignore[misc]
     """gunicorn's logger, writing its default access line without building every atom.
 
     For each request gunicorn's ``atoms()`` makes a dict of some twenty atoms plus one entry
     per request header, response header and WSGI environ variable (forty-odd), then wraps it
-    again, to fill nine fields: about 0.07 ms of CPU a request, a twelfth of a legal-moves
-    read (docs/benchmarks.md). This writes the same line from the nine. A format other than
-    the default (``--access-logformat``) goes through gunicorn's own code.
+    again, to fill nine fields. The access log cost 0.13-0.18 ms of CPU a move (a read and a
+    post); writing the line from the nine saves 0.05-0.10 ms of that (docs/benchmarks.md). A
+    format other than the default (``--access-logformat``) goes through gunicorn's own code.
     """
-    from gunicorn import glogging
-    from gunicorn.config import AccessLogFormat
 
-    default_format = AccessLogFormat.default
-
-    class LeanAccessLogger(glogging.Logger):  # type: ignore[misc]
-        def access(self, resp: Any, req: Any, wsgi: dict[str, Any],
-                   request_time: Any) -> None:
-            if not self.access_log_enabled:
-                return
-            if self.cfg.access_log_format != default_format:
-                super().access(resp, req, wsgi, request_time)
-                return
-            status = resp.status
-            if isinstance(status, str):
-                status = status.split(None, 1)[0]
-            sent = getattr(resp, "sent", None)
-            # The default format, '%(h)s %(l)s %(u)s %(t)s "%(r)s" %(s)s %(b)s "%(f)s" "%(a)s"',
-            # each text with its quotes escaped as gunicorn's SafeAtoms does (no forged field).
-            fields = [wsgi.get("REMOTE_ADDR", "-"), "-", self._get_user(wsgi) or "-",
-                      self.now(), f"{wsgi['REQUEST_METHOD']} {wsgi['RAW_URI']} "
-                      f"{wsgi['SERVER_PROTOCOL']}", status,
-                      str(sent) if sent is not None else "-", wsgi.get("HTTP_REFERER", "-"),
-                      wsgi.get("HTTP_USER_AGENT", "-")]
-            host, ident, user, when, first, code, size, referer, agent = (
-                v.replace('"', '\\"') if isinstance(v, str) else v for v in fields)
-            line = f'{host} {ident} {user} {when} "{first}" {code} {size} "{referer}" "{agent}"'
-            try:
-                self.access_log.info(line)  # no arguments: logging formats nothing more
-            except Exception:
-                self.error(traceback.format_exc())
-
-    return LeanAccessLogger
+    def access(self, resp: Any, req: Any, wsgi: dict[str, Any], request_time: Any) -> None:
+        if not self.access_log_enabled:
+            return
+        if self.cfg.access_log_format != AccessLogFormat.default:
+            super().access(resp, req, wsgi, request_time)
+            return
+        status = resp.status
+        if isinstance(status, str):
+            status = status.split(None, 1)[0]
+        sent = getattr(resp, "sent", None)
+        # The default format, '%(h)s %(l)s %(u)s %(t)s "%(r)s" %(s)s %(b)s "%(f)s" "%(a)s"',
+        # each text with its quotes escaped as gunicorn's SafeAtoms does (no forged field).
+        fields = [wsgi.get("REMOTE_ADDR", "-"), "-", self._get_user(wsgi) or "-",
+                  self.now(), f"{wsgi['REQUEST_METHOD']} {wsgi['RAW_URI']} "
+                  f"{wsgi['SERVER_PROTOCOL']}", status,
+                  str(sent) if sent is not None else "-", wsgi.get("HTTP_REFERER", "-"),
+                  wsgi.get("HTTP_USER_AGENT", "-")]
+        host, ident, user, when, first, code, size, referer, agent = (
+            v.replace('"', '\\"') if isinstance(v, str) else v for v in fields)
+        line = f'{host} {ident} {user} {when} "{first}" {code} {size} "{referer}" "{agent}"'
+        try:
+            self.access_log.info(line)  # no arguments: logging formats nothing more
+        except Exception:
+            self.error(traceback.format_exc())
 
 
-logger_class = _lean_access_logger()
+logger_class = LeanAccessLogger

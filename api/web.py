@@ -53,12 +53,9 @@ def _finish(response: Response, origins: tuple[str, ...]) -> Response:
     _cors(response, wsgi, origins, vary)
     mimetype = response.mimetype
     response = _conditional(response, wsgi, mimetype, vary)
-    _compress(response, wsgi, mimetype, vary)
+    _compress(response, mimetype, vary)
     if vary:
-        if _header(response, "Vary") is None:
-            response.headers["Vary"] = ", ".join(vary)
-        else:
-            response.vary.update(vary)
+        response.vary.update(vary)
     if response.status_code == 204:
         del response.headers["Content-Type"]  # no content, so no type (RFC 9110 8.3)
     return response
@@ -143,15 +140,13 @@ def gzip_body(data: bytes) -> bytes:
     return packer.compress(data) + packer.flush()
 
 
-def _compress(response: Response, wsgi: dict[str, Any], mimetype: str | None,
-              vary: list[str]) -> None:
+def _compress(response: Response, mimetype: str | None, vary: list[str]) -> None:
     if (response.is_streamed or response.direct_passthrough or response.status_code < 200
             or response.status_code in (204, 304) or mimetype not in GZIP_TYPES
             or _header(response, "Content-Encoding") is not None):
         return
     vary.append("Accept-Encoding")
-    if ("gzip" not in wsgi.get("HTTP_ACCEPT_ENCODING", "").lower()
-            or (response.content_length or 0) < GZIP_MIN_BYTES):
+    if not accepts_gzip() or (response.content_length or 0) < GZIP_MIN_BYTES:
         return
     response.set_data(gzip_body(response.get_data()))
     response.headers["Content-Encoding"] = "gzip"

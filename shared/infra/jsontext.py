@@ -27,17 +27,14 @@ _OPTIONS = orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATETIME
 def dumps(value: Any, default: Callable[[Any], Any] | None = None) -> str:
     """``value`` as compact JSON text (``default``: what to write for a type orjson does
     not know, as in ``json.dumps``)."""
-    try:
-        return orjson.dumps(value, default, _OPTIONS).decode()
-    except TypeError:  # orjson.JSONEncodeError is one
-        return json.dumps(value, default=default)
+    return dumps_bytes(value, default).decode()
 
 
 def dumps_bytes(value: Any, default: Callable[[Any], Any] | None = None) -> bytes:
     """``value`` as compact JSON, UTF-8 bytes (a response body)."""
     try:
         return orjson.dumps(value, default, _OPTIONS)
-    except TypeError:
+    except TypeError:  # orjson.JSONEncodeError is one
         return json.dumps(value, default=default).encode()
 
 

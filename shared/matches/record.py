@@ -6,40 +6,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from shared.domain.types import ENDED, MatchStatus, SeatKind, SeatRecord
-from shared.infra import jsontext
+from shared.infra.jsontext import dumps, loads
 from shared.matches import clocks
 
 __all__ = ["ENDED", "MatchRecord"]  # ENDED: re-exported, the statuses of an ended match
-
-
-def _loads(text: str) -> Any:
-    """``jsontext.loads``, without its call for the few texts most fields hold (a match is read
-    on every request, and most of its fields are ``null``, ``false`` or empty)."""
-    if len(text) <= 5:
-        if text == "null":
-            return None
-        if text == "false":
-            return False
-        if text == "true":
-            return True
-        if text == "[]":
-            return []
-        if text == "{}":
-            return {}
-    return jsontext.loads(text)
-
-
-def _dumps(value: Any) -> str:
-    """``jsontext.dumps``, without its call for ``None``, booleans and empty containers."""
-    if value is None:
-        return "null"
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    if not value and type(value) in (list, dict):
-        return "[]" if type(value) is list else "{}"
-    return jsontext.dumps(value)
 
 
 @dataclass
@@ -122,20 +92,20 @@ class MatchRecord:
     def to_fields(self) -> dict[str, str]:
         return {
             "id": self.id, "game": self.game, "rules_version": self.rules_version,
-            "options": _dumps(self.options), "seed": _dumps(self.seed),
-            "seats": _dumps(self.seats), "status": self.status,
+            "options": dumps(self.options), "seed": dumps(self.seed),
+            "seats": dumps(self.seats), "status": self.status,
             "version": str(self.version), "state": self.state, "rng": self.rng,
-            "result": _dumps(self.result), "to_move": _dumps(self.to_move),
+            "result": dumps(self.result), "to_move": dumps(self.to_move),
             "created_at": repr(self.created_at), "updated_at": repr(self.updated_at),
-            "tournament": _dumps(self.tournament), "rated": _dumps(self.rated),
-            "move_deadline": _dumps(self.move_deadline),
-            "forfeit_after": _dumps(self.forfeit_after),
-            "owed_since": _dumps(self.owed_since), "timeouts": _dumps(self.timeouts),
-            "forfeited": _dumps(self.forfeited), "seeded": _dumps(self.seeded),
-            "bots_since": _dumps(self.bots_since),
-            "finish_owed": _dumps(self.finish_owed), "sealed": _dumps(self.sealed),
-            "resigned": _dumps(self.resigned), "idle_after": _dumps(self.idle_after),
-            "time_control": _dumps(self.time_control), "clock": _dumps(self.clock),
+            "tournament": dumps(self.tournament), "rated": dumps(self.rated),
+            "move_deadline": dumps(self.move_deadline),
+            "forfeit_after": dumps(self.forfeit_after),
+            "owed_since": dumps(self.owed_since), "timeouts": dumps(self.timeouts),
+            "forfeited": dumps(self.forfeited), "seeded": dumps(self.seeded),
+            "bots_since": dumps(self.bots_since),
+            "finish_owed": dumps(self.finish_owed), "sealed": dumps(self.sealed),
+            "resigned": dumps(self.resigned), "idle_after": dumps(self.idle_after),
+            "time_control": dumps(self.time_control), "clock": dumps(self.clock),
         }
 
     def changed_fields(self) -> dict[str, str]:
@@ -152,27 +122,27 @@ class MatchRecord:
     def from_fields(cls, fields: dict[str, str]) -> MatchRecord:
         record = cls(
             id=fields["id"], game=fields["game"], rules_version=fields["rules_version"],
-            options=_loads(fields["options"]), seed=_loads(fields["seed"]),
-            seats=_loads(fields["seats"]), status=MatchStatus(fields["status"]),
+            options=loads(fields["options"]), seed=loads(fields["seed"]),
+            seats=loads(fields["seats"]), status=MatchStatus(fields["status"]),
             version=int(fields["version"]), state=fields["state"], rng=fields["rng"],
-            result=_loads(fields["result"]), to_move=_loads(fields["to_move"]),
+            result=loads(fields["result"]), to_move=loads(fields["to_move"]),
             created_at=float(fields["created_at"]), updated_at=float(fields["updated_at"]),
             # Matches stored before these fields existed read as casual, without deadlines.
-            tournament=_loads(fields.get("tournament", "null")),
-            rated=_loads(fields.get("rated", "false")),
-            move_deadline=_loads(fields.get("move_deadline", "null")),
-            forfeit_after=_loads(fields.get("forfeit_after", "null")),
-            owed_since={int(k): v for k, v in _loads(fields.get("owed_since", "{}")).items()},
-            timeouts={int(k): v for k, v in _loads(fields.get("timeouts", "{}")).items()},
-            forfeited=_loads(fields.get("forfeited", "[]")),
-            seeded=_loads(fields.get("seeded", "false")),
-            bots_since=_loads(fields.get("bots_since", "null")),
-            finish_owed=_loads(fields.get("finish_owed", "false")),
-            sealed=_loads(fields.get("sealed", "false")),
-            resigned=_loads(fields.get("resigned", "[]")),
-            idle_after=_loads(fields.get("idle_after", "null")),
-            time_control=_loads(fields.get("time_control", "null")),
-            clock={int(k): v for k, v in _loads(fields.get("clock", "{}")).items()},
+            tournament=loads(fields.get("tournament", "null")),
+            rated=loads(fields.get("rated", "false")),
+            move_deadline=loads(fields.get("move_deadline", "null")),
+            forfeit_after=loads(fields.get("forfeit_after", "null")),
+            owed_since={int(k): v for k, v in loads(fields.get("owed_since", "{}")).items()},
+            timeouts={int(k): v for k, v in loads(fields.get("timeouts", "{}")).items()},
+            forfeited=loads(fields.get("forfeited", "[]")),
+            seeded=loads(fields.get("seeded", "false")),
+            bots_since=loads(fields.get("bots_since", "null")),
+            finish_owed=loads(fields.get("finish_owed", "false")),
+            sealed=loads(fields.get("sealed", "false")),
+            resigned=loads(fields.get("resigned", "[]")),
+            idle_after=loads(fields.get("idle_after", "null")),
+            time_control=loads(fields.get("time_control", "null")),
+            clock={int(k): v for k, v in loads(fields.get("clock", "{}")).items()},
         )
         record.stored = fields
         return record
