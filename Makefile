@@ -5,8 +5,8 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 # Three pytest workers on CI's two cores: the integration tests spend much of their time waiting
 # (on a browser, a bot's search in the worker process, a restart), and a third worker fills
-# it. Measured on this 2-core machine: `make test`'s pytest 550 s with 2, 409 s with 3;
-# `make test-fast` 48 s with 2, 42 s with 3 (2026-12-05; CONTRIBUTING.md).
+# it. Measured on this 2-core machine (2026-12-05): `make test`'s pytest 588 s with 2, 327-409 s
+# with 3; `make test-fast` 48 s with 2, 42 s with 3 (CONTRIBUTING.md).
 PYTEST_WORKERS ?= 3
 # Node packages of the tests (a real EventSource, the TypeScript client generator): pinned in
 # tests/js/package.json and its lock file, installed with `npm ci`.

@@ -25,7 +25,7 @@ from tests.integration.browsers import PHONE, serious_violations
 from tests.integration.conftest import Client, Worker
 from tests.integration.page_language import LANGS, LanguageCheck
 
-pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("browser")]
+pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("integration")]
 TURN_TIMEOUT = 60_000  # ms: a bot's turn may wait behind other tests' searches (see test_web_page)
 GAMES = ("darwinning", "evolution", "evolution-ns", "savanna")
 SHOTS = os.environ.get("EVO_SCREENSHOT_DIR")  # where to save the boards' pictures, if anywhere

@@ -25,7 +25,7 @@ from tests.integration.page_language import LANGS, LanguageCheck
 # The phone-sized page and its browser, as the web page's tests have them.
 SCREENSHOT = web_page.SCREENSHOT
 
-pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("browser")]
+pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("integration")]
 WAIT = 30_000  # ms: one bot decision may wait in a shared queue on a loaded machine
 
 Taps = list[str]  # the data-key of each board element to touch, "go:<move id>" for a button

@@ -11,7 +11,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.integration.conftest import Client
 
-pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("browser")]
+pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("integration")]
 PASSWORD = "correct horse battery"
 
 

@@ -17,7 +17,7 @@ from playwright.sync_api import Error as PlaywrightError
 from tests.integration.browsers import PHONE, serious_violations
 from tests.integration.conftest import Client, Worker
 
-pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("browser")]
+pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("integration")]
 PASSWORD = "correct horse battery"
 
 

@@ -13,7 +13,7 @@ from playwright.sync_api import Page, expect
 from tests.integration.conftest import Client, Worker
 from tests.integration.test_analysis_http import analysis_worker, finished_match
 
-pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("browser")]
+pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("integration")]
 __all__ = ["analysis_worker"]  # the tournament-queue worker of the analysis test, a fixture here
 WAIT = 15_000  # milliseconds: the page asks the API (no worker) once per step
 SCREENSHOT = os.environ.get("EVO_REPLAY_SCREENSHOT")  # where to save the page, if anywhere

@@ -26,7 +26,7 @@ from playwright.sync_api import Error as PlaywrightError
 from tests.integration.browsers import PHONE
 from tests.integration.conftest import Client, Worker
 
-pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("browser")]
+pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("integration")]
 SCREENSHOT = os.environ.get("EVO_SCREENSHOT")  # where to save the finished page, if anywhere
 # Milliseconds to wait for the page to show the next step: generous, as one bot decision waits
 # in the shared Celery queue behind other tests' searches on a loaded 2-core machine (a wait
