@@ -109,6 +109,9 @@ def _pattern(template: str) -> re.Pattern[str]:
     return re.compile(".+?".join(re.escape(part) for part in parts))
 
 
+#: How many times a check reads the page and the API again to find them at one version.
+_SAME_VERSION_TRIES = 10
+
 _SHOWN = """([pairs, names, screen]) => ({
   lang: document.documentElement.lang,
   version: document.body.dataset.version,
@@ -177,12 +180,37 @@ class LanguageCheck:
         moves: dict[str, Any] = answer.json()
         return moves
 
+    def _shown(self, page: Page) -> dict[str, Any]:
+        shown: dict[str, Any] = page.evaluate(
+            _SHOWN, [PAGE_STRINGS + BOARD_STRINGS[self.game], NAMES[self.game], PHONE["width"]])
+        return shown
+
+    def _compare_labels(self, page: Page, now: dict[str, Any], moves: dict[str, Any] | None,
+                        asked: bool) -> None:
+        """The page's move list against the API's labels, both at one version. A bot may
+        move between reading the page and asking the API (a random one answers at once), so
+        where this check asked the API itself it reads both again until their versions agree:
+        the comparison is still made in full, at one moment."""
+        for _ in range(_SAME_VERSION_TRIES):
+            if not moves or now["moves"] is None:
+                return  # the match is over, or the seat owes nothing now: no list to compare
+            if now["version"] == str(moves["version"]):
+                labels = [m["label"] for m in moves["moves"]]
+                assert now["moves"] == labels, (now["moves"], labels)
+                self.labels_compared += 1
+                return
+            if not asked:
+                return  # the caller's answer is of its own moment
+            page.wait_for_timeout(100)  # the page may be a step behind the API
+            now, moves = self._shown(page), self.moves()
+
     def check(self, page: Page, moves: dict[str, Any] | None = None) -> None:
         """The page as it is now (``moves``: the API's answer in the language, if the
         caller has it at the page's version; else asked for here)."""
+        given = moves
         moves = moves or self.moves()
+        now = self._shown(page)
         pairs = PAGE_STRINGS + BOARD_STRINGS[self.game]
-        now = page.evaluate(_SHOWN, [pairs, NAMES[self.game], PHONE["width"]])
         self.checks += 1
         assert now["lang"] == self.lang, f"the page says it is in {now['lang']!r}"
         for (selector, text), texts in zip(pairs, now["texts"], strict=True):
@@ -191,10 +219,7 @@ class LanguageCheck:
             assert any(_pattern(wanted).search(found) for found in texts), (selector, wanted, texts)
         assert now["names"] and set(now["names"]) <= self.names, (
             sorted(set(now["names"]) - self.names)[:5])
-        if moves and now["moves"] is not None and now["version"] == str(moves["version"]):
-            labels = [m["label"] for m in moves["moves"]]
-            assert now["moves"] == labels, (now["moves"], labels)
-            self.labels_compared += 1
+        self._compare_labels(page, now, moves, asked=given is None)
         # Longer words (Czech's are) still fit the phone: nothing reaches past its edge.
         assert now["width"] <= PHONE["width"] and now["wide"] == [], (now["width"], now["wide"][:3])
         assert now["clipped"] == [], f"words cut off at a box's edge: {now['clipped'][:3]}"
