@@ -3,15 +3,12 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
-# Two pytest workers for `make test`, three for `make test-fast` (CI has two cores). A third
-# worker fills the time the integration tests spend waiting (pytest 588 s with 2, 327-409 s
-# with 3, 2026-12-05), but two of their timing-sensitive checks then failed in 2 of 7 runs:
-# a bot's time budget (test_compiled_worker) and the browser's label comparison
-# (page_language.LanguageCheck, which never met the page and the API at one version). Until
-# those hold under three, `make test` keeps two. The fast set has neither: 48 s with 2, 42 s
-# with 3.
-PYTEST_WORKERS ?= 2
-FAST_WORKERS ?= 3
+# Three pytest workers on CI's two cores: the integration tests spend much of their time waiting
+# (on a browser, a bot's search in the worker process, a restart), and a third worker fills it.
+# Measured on this 2-core machine within an hour (2026-12-05): `make test`'s pytest 408 s with 2,
+# 327-362 s with 3 (six runs); `make test-fast` 48 s with 2, 42 s with 3 (CONTRIBUTING.md).
+PYTEST_WORKERS ?= 3
+FAST_WORKERS ?= $(PYTEST_WORKERS)
 # Node packages of the tests (a real EventSource, the TypeScript client generator): pinned in
 # tests/js/package.json and its lock file, installed with `npm ci`.
 NODE_STAMP := tests/js/node_modules/.installed-stamp
