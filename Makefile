@@ -46,10 +46,10 @@ accel: $(STAMP)
 run: $(STAMP)
 	$(BIN)/python -m scripts.run
 
-# Debian's packages the tests need, one after the other (apt-get holds one dpkg lock).
+# Debian's packages the tests need, one after the other (apt-get holds one dpkg lock), also
+# when this is made beside other targets.
 packages:
-	bash scripts/install_chromium.sh
-	bash scripts/install_rabbitmq.sh
+	$(MAKE) --no-print-directory --jobs=1 chromium rabbitmq
 
 # The tests check the build the worker runs (tests/test_accel.py), so it is built first, side
 # by side with the rest of the set-up: the build keeps one core busy for about a minute, while

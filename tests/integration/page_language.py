@@ -207,7 +207,7 @@ class LanguageCheck:
     def check(self, page: Page, moves: dict[str, Any] | None = None) -> None:
         """The page as it is now (``moves``: the API's answer in the language, if the
         caller has it at the page's version; else asked for here)."""
-        given = moves
+        asked = moves is None
         moves = moves or self.moves()
         now = self._shown(page)
         pairs = PAGE_STRINGS + BOARD_STRINGS[self.game]
@@ -219,7 +219,7 @@ class LanguageCheck:
             assert any(_pattern(wanted).search(found) for found in texts), (selector, wanted, texts)
         assert now["names"] and set(now["names"]) <= self.names, (
             sorted(set(now["names"]) - self.names)[:5])
-        self._compare_labels(page, now, moves, asked=given is None)
+        self._compare_labels(page, now, moves, asked)
         # Longer words (Czech's are) still fit the phone: nothing reaches past its edge.
         assert now["width"] <= PHONE["width"] and now["wide"] == [], (now["width"], now["wide"][:3])
         assert now["clipped"] == [], f"words cut off at a box's edge: {now['clipped'][:3]}"
