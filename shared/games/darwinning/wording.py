@@ -37,10 +37,16 @@ _DATA_DIR: Final = Path(__file__).resolve().parent
 
 
 def card_name(w: Wording, card: int) -> str:
-    """``"7 acorn"``; ``"joker"`` for a joker."""
+    """``"7 acorn"``; ``"joker"`` for a joker; with its environment icon, ``"1 desert
+    flower"``: the two cards of a value and colour differ only in that icon (D-1.2, D-6.3),
+    and which one a seat plays or keeps is its choice."""
     if card in JOKERS:
         return w.label("joker")
-    return w.label("card", value=VALUE[card], colour=w.label(f"colour_{COLOURS[COLOUR[card]]}"))
+    colour = w.label(f"colour_{COLOURS[COLOUR[card]]}")
+    if ENV_ICON[card] >= 0:
+        return w.label("card_environment", value=VALUE[card], colour=colour,
+                       environment=_environment(w, ENVIRONMENTS[ENV_ICON[card]]))
+    return w.label("card", value=VALUE[card], colour=colour)
 
 
 def _ability(w: Wording, number: int) -> str:

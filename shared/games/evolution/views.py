@@ -119,15 +119,25 @@ def _label_play_animal(w: Wording, st: EvolutionState, move: Move, seat: int) ->
     return w.label("play_animal", card=_card(w, move["card"]))
 
 
+def _played_trait(w: Wording, move: Move) -> str:
+    """The trait a card is played as; of a two-trait card, with the card's name: several
+    cards carry Carnivorous or Fat Tissue, and which one the seat gives up tells the choices
+    apart (the other stays in its hand)."""
+    trait = _trait(w, str(move.get("trait")))
+    if len(faces(move["card"])) < 2:
+        return trait
+    return w.label("trait_of_card", trait=trait, card=_card(w, move["card"]))
+
+
 def _label_play_trait(w: Wording, st: EvolutionState, move: Move, seat: int) -> str:
-    return w.label("play_trait", trait=_trait(w, str(move.get("trait"))),
+    return w.label("play_trait", trait=_played_trait(w, move),
                    animal=_whose(w, st, move["animal"], seat))
 
 
 def _label_play_pair(w: Wording, st: EvolutionState, move: Move, seat: int) -> str:
     a, b = move["animals"]
     key = "play_symbiosis" if move["trait"] == "symbiosis" else "play_pair"
-    return w.label(key, trait=_trait(w, str(move.get("trait"))), first=a, second=b)
+    return w.label(key, trait=_played_trait(w, move), first=a, second=b)
 
 
 def _label_pass(w: Wording, st: EvolutionState, move: Move, seat: int) -> str:
@@ -165,12 +175,24 @@ def _pair_trait(w: Wording, st: EvolutionState, move: Move) -> str:
     return _trait(w, st.pairs[move["card"]][0]) if move["card"] in st.pairs else "?"
 
 
+def _pair_source(st: EvolutionState, move: Move) -> int | str:
+    """The animal at the other end of the move's pair: an animal in two pairs can be handed
+    food through either, in the order its owner chooses (rule E-3.8), so the label names the
+    pair by that animal."""
+    if move["card"] not in st.pairs:
+        return "?"
+    _, a, b = st.pairs[move["card"]]
+    return b if a == move["animal"] else a
+
+
 def _label_pair_food(w: Wording, st: EvolutionState, move: Move, seat: int) -> str:
-    return w.label("pair_food", trait=_pair_trait(w, st, move), animal=move["animal"])
+    return w.label("pair_food", trait=_pair_trait(w, st, move), animal=move["animal"],
+                   source=_pair_source(st, move))
 
 
 def _label_pair_skip(w: Wording, st: EvolutionState, move: Move, seat: int) -> str:
-    return w.label("pair_skip", trait=_pair_trait(w, st, move), animal=move["animal"])
+    return w.label("pair_skip", trait=_pair_trait(w, st, move), animal=move["animal"],
+                   source=_pair_source(st, move))
 
 
 def _label_store_fat(w: Wording, st: EvolutionState, move: Move, seat: int) -> str:
@@ -195,8 +217,16 @@ def _label_defend(w: Wording, st: EvolutionState, move: Move, seat: int) -> str:
     if move["trait"] == "mimicry":
         return w.label("defend_mimicry", animal=move["animal"])
     card = move["card"]
-    lost = st.pairs[card][0] if card in st.pairs else next(
-        (t for c, t in st.animals[st.pending["target"]].traits if c == card), "?") \
+    if card in st.pairs:
+        # A pair card is named with its other animal: two Communication cards of one animal
+        # link it to different animals, and which link it loses is the choice.
+        trait, a, b = st.pairs[card]
+        if not st.pending:
+            return w.label("defend_tail_loss", trait=_trait(w, trait))
+        partner = b if a == st.pending["target"] else a
+        return w.label("defend_tail_loss", trait=w.label(
+            "paired_with", trait=_trait(w, trait), animal=partner))
+    lost = next((t for c, t in st.animals[st.pending["target"]].traits if c == card), "?") \
         if st.pending else "?"
     return w.label("defend_tail_loss", trait=_trait(w, lost))
 

@@ -278,3 +278,18 @@ def test_fast_enumeration_without_jokers_matches_the_general_one() -> None:
     for _ in range(500):
         pool = sorted(rng.sample(range(90), rng.randint(1, 15)))
         assert sorted(_plain_combos(tuple(pool))) == sorted(_joker_combos(pool))
+
+
+@pytest.mark.rule("D-1.2", "D-6.3")
+def test_two_cards_of_a_value_and_colour_are_told_apart_by_their_environment() -> None:
+    """The two flower cards of a value differ only in their environment icon, and which one
+    a seat plays (and keeps) is its choice: the labels name the environment."""
+    st = bare(3, ["amoeba", "snake", "shark"])
+    st.hands[0] = [take(st, "flower-1a"), take(st, "flower-1b"), take(st, "acorn-7a")]
+    tricks.start_trick(st, 0, [])
+    labels = [st.move_label(m) for m in st.legal_moves(0)]
+    assert "play single 1 desert flower" in labels and "play single 1 ocean flower" in labels
+    assert "play single 7 acorn" in labels  # no environment icon: named as printed
+    assert len(set(labels)) == len(labels)
+    assert "zahrát jednotlivá karta 1 květina \u2013 Poušť" in [st.move_label(m, "cs")
+                                               for m in st.legal_moves(0)]

@@ -144,8 +144,9 @@ def test_owner_may_keep_a_communication_token_out_of_fat() -> None:
     assert st.legal_moves(0) == [{"type": "pair_food", "card": card, "animal": y.id},
                                  {"type": "pair_skip", "card": card, "animal": y.id}]
     assert [st.move_label(m) for m in st.legal_moves(0)] == [
-        f"Communication hands a food token to your animal #{y.id}",
-        f"Let Communication give your fed animal #{y.id} nothing (no fat stored)"]
+        f"Communication from your animal #{x.id} hands a food token to your animal #{y.id}",
+        f"Let Communication from your animal #{x.id} give your fed animal #{y.id} nothing "
+        "(no fat stored)"]
     st.apply(0, {"type": "pair_skip", "card": card, "animal": y.id}, RNG)
     assert y.fat == 0 and st.bank == 4 and st.chain is None and st.to_move() == [1]
 

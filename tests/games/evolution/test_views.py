@@ -9,6 +9,7 @@ import random
 import pytest
 
 from shared.games import get_game
+from shared.games.evolution.cards import faces
 from shared.kernel.protocol import IllegalMove, NotYourTurn
 
 from .helpers import Builder
@@ -150,6 +151,65 @@ def test_labels_read_well() -> None:
     st = b.done(phase="development")
     assert "Play Swimming on your animal #1" in [st.move_label(m) for m in st.legal_moves(0)]
     assert {"type": "play_animal", "card": card} in st.legal_moves(0)
+
+
+@pytest.mark.rule("E-3.1")
+def test_a_trait_of_a_two_trait_card_is_labelled_with_its_card() -> None:
+    """Six cards carry Carnivorous: which one a seat plays decides which trait stays in its
+    hand, so the label names the card (a one-trait card is named by its trait alone)."""
+    b = Builder(2)
+    a = b.animal(0)
+    hibernation, weight = (next(c for c in b.free if faces(c) == pair)
+                           for pair in [("hibernation", "carnivorous"),
+                                        ("high_body_weight", "carnivorous")])
+    b.free.remove(hibernation)
+    b.free.remove(weight)
+    b.st.hands[0].extend([hibernation, weight])
+    b.hand(0, "swimming")
+    st = b.done(phase="development")
+    labels = [st.move_label(m) for m in st.legal_moves(0)]
+    assert (f"Play Carnivorous (from the Hibernation / Carnivorous card) on your animal #{a.id}"
+            in labels)
+    assert (f"Play Carnivorous (from the High Body Weight / Carnivorous card) on your animal "
+            f"#{a.id}" in labels)
+    assert f"Play Swimming on your animal #{a.id}" in labels
+    assert len(set(labels)) == len(labels)
+
+
+@pytest.mark.rule("E-3.8", "E-5.4")
+def test_food_handed_on_by_a_pair_names_the_animal_it_comes_from() -> None:
+    """An animal in two Cooperation pairs can be handed food through either: the order is
+    the owner's choice (E-3.8), so each label names the animal at the pair's other end."""
+    b = Builder(2)
+    x, y, z = b.animal(0), b.animal(0), b.animal(0)
+    first, second = b.pair("cooperation", x, y), b.pair("cooperation", z, y)
+    st = b.done()
+    assert [st.move_label({"type": kind, "card": card, "animal": y.id})
+            for kind in ("pair_food", "pair_skip") for card in (first, second)] == [
+        f"Cooperation from your animal #{x.id} hands a food token to your animal #{y.id}",
+        f"Cooperation from your animal #{z.id} hands a food token to your animal #{y.id}",
+        f"Let Cooperation from your animal #{x.id} give your fed animal #{y.id} nothing "
+        "(no fat stored)",
+        f"Let Cooperation from your animal #{z.id} give your fed animal #{y.id} nothing "
+        "(no fat stored)"]
+
+
+@pytest.mark.rule("E-5.13")
+def test_tail_loss_of_a_pair_card_names_the_pair() -> None:
+    """Tail Loss may discard either of two Communication cards of the attacked animal; each
+    links it to another animal, so each label names that animal."""
+    b = Builder(2)
+    c = b.animal(0, "carnivorous")
+    t = b.animal(1, "tail_loss")
+    left, right = b.animal(1), b.animal(1)
+    to_left, to_right = b.pair("communication", t, left), b.pair("communication", t, right)
+    st = b.done(bank=3)
+    st.apply(0, {"type": "attack", "carnivore": c.id, "target": t.id}, random.Random(0))
+    labels = {m.get("card"): st.move_label(m) for m in st.legal_moves(1)}
+    assert labels[to_left] == ("Defend with Tail Loss: discard Communication (paired with your "
+                               f"animal #{left.id})")
+    assert labels[to_right] == ("Defend with Tail Loss: discard Communication (paired with your "
+                                f"animal #{right.id})")
 
 
 def test_greedy_value_prefers_material() -> None:

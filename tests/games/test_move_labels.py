@@ -1,0 +1,98 @@
+"""A move's label tells the choice apart from the seat's other choices, in every language.
+
+A person picks a move by its label (the match page's move list, the accessible alternative
+to touching the board), so two legal moves may share a label only if they are the same
+choice: they differ at most in which of several interchangeable copies of a card they use.
+Each game's ``face`` says what makes a card different from another where it lies (in a hand:
+what is printed on it; Evolution's card on an animal: the trait it was played as, or the pair
+it links); a game without one must give every move its own label. Checked by seeded random
+play of every game at its fewest and most players, every seat that owes a decision, every
+language.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Hashable
+from typing import Any
+
+import pytest
+
+from api.i18n import LANGUAGES
+from shared.games import all_games
+from shared.games.darwinning import cards as darwinning_cards
+from shared.games.evolution import cards as evolution_cards
+from shared.games.evolution_ns import cards as evolution_ns_cards
+from shared.kernel.protocol import Game, Move
+
+
+def evolution_face(state: Any, card: int) -> Hashable:
+    """A card in a hand is its two faces; played, it is one trait (of an animal: copies of
+    a trait there are alike) or the pair of animals it links."""
+    if card in state.pairs:
+        return ("pair", *state.pairs[card])
+    for animal in state.animals.values():
+        for played, trait in animal.traits:
+            if played == card:
+                return ("trait", animal.id, trait)
+    return evolution_cards.faces(card)
+
+
+#: A card's face by game, ``(state, card id) -> face``: moves that use cards of one face
+#: (and are otherwise equal) are one choice.
+FACES: dict[str, Callable[[Any, int], Hashable]] = {
+    "evolution": evolution_face,
+    "evolution-ns": lambda state, card: (evolution_ns_cards.TRAIT_OF[card],
+                                         evolution_ns_cards.FOOD_OF[card]),
+    "darwinning": lambda state, card: (
+        darwinning_cards.VALUE[card], darwinning_cards.COLOUR[card],
+        darwinning_cards.CHAIN[card], darwinning_cards.EGGS[card],
+        darwinning_cards.ENV_ICON[card]),
+}
+#: The move fields that name cards by id.
+CARD_FIELDS = ("card", "cards", "dummy")
+SEEDS = range(12)
+
+
+def choice(state: Any, move: Move, face: Callable[[Any, int], Hashable] | None) -> Hashable:
+    """The choice ``move`` makes in ``state``, with each card id replaced by its face."""
+    def printed(value: Any) -> Any:
+        if face is None or isinstance(value, bool):
+            return value
+        if isinstance(value, int):
+            return face(state, value)
+        if isinstance(value, list):
+            return tuple(sorted((printed(v) for v in value), key=repr))
+        return value
+
+    return tuple(sorted(((key, repr(printed(value)) if key in CARD_FIELDS else repr(value))
+                         for key, value in move.items())))
+
+
+def ambiguous_labels(game: Game, players: int, seed: int) -> list[tuple[str, str, list[Move]]]:
+    """Each (language, label, moves) where one label names different choices of one seat."""
+    face = FACES.get(game.id)
+    rng = random.Random(seed)
+    state = game.new_state(players, game.resolve_options({}), rng)
+    found = []
+    while not state.is_over():
+        for seat in state.to_move():
+            legal = state.legal_moves(seat)
+            for lang in LANGUAGES:
+                by_label: dict[str, list[Move]] = {}
+                for move in legal:
+                    by_label.setdefault(state.move_label(move, lang), []).append(move)
+                found += [(lang, label, moves) for label, moves in by_label.items()
+                          if len({choice(state, m, face) for m in moves}) > 1]
+        seat = rng.choice(state.to_move())
+        state.apply(seat, state.random_move(seat, rng), rng)
+    return found
+
+
+@pytest.mark.parametrize("game", all_games(), ids=lambda g: g.id)
+@pytest.mark.parametrize("most", [False, pytest.param(True, marks=pytest.mark.slow)],
+                         ids=["fewest", "most"])
+def test_a_label_names_one_choice(game: Game, most: bool) -> None:
+    players = game.max_players if most else game.min_players
+    found = [hit for seed in SEEDS for hit in ambiguous_labels(game, players, seed)]
+    assert not found, found[:3]
