@@ -1,4 +1,5 @@
-"""The web pages people use: a lobby (``/``) and a match page (``/play/<id>``) to watch or play.
+"""The web pages people use: a lobby (``/``) and a match page (``/play/<id>``) to watch or play;
+the site's icon at ``/favicon.ico``.
 
 Plain HTML and JavaScript served by the API itself (no CDN, no build step). A game may ship a
 board renderer, ``board.js`` in its engine's folder (``Game.data_dir``), served at
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from flask import Blueprint, Response, abort, render_template, send_from_directory
+from flask import Blueprint, Response, abort, current_app, render_template, send_from_directory
 
 from shared.games import all_games
 
@@ -28,6 +29,13 @@ def lobby() -> str:
 @bp.get("/play/<match_id>")
 def match_page(match_id: str) -> str:
     return render_template("match.html", match_id=match_id)
+
+
+@bp.get("/favicon.ico")
+def favicon() -> Response:
+    """The site's icon where browsers look for it unasked (on the API's JSON, for one); the
+    pages name it in their head. An SVG: every browser that asks here draws one."""
+    return current_app.send_static_file("icon.svg")
 
 
 @bp.get("/boards/<game_id>.js")
