@@ -95,7 +95,16 @@ function drawResult(match) {
   replay.parentElement.hidden = match.status !== "finished" || match.seed === null;
 }
 
+// The match's title as the server wrote it; while a move is the person's, the title says so
+// first, for a page left in a background tab (as chess sites do).
+const matchTitle = document.title;
+function drawTitle(moves) {
+  document.title = moves && moves.moves.length
+    ? Arena.t("Your turn · {title}", { title: matchTitle }) : matchTitle;
+}
+
 function drawMoves(moves) {
+  drawTitle(moves);
   const card = document.getElementById("moves-card");
   card.hidden = !moves || !moves.moves.length;
   const list = document.getElementById("moves");

@@ -95,6 +95,9 @@ def test_a_person_plays_a_whole_savanna_match_against_a_bot(
         target = step.element_handle(timeout=TURN_TIMEOUT)
         if target.evaluate("e => e === document.body"):
             break
+        # A tab left in the background says whose move it is in its title.
+        expect(page).to_have_title(f"Your turn · Match {match_id} · Evo Arena",
+                                   timeout=TURN_TIMEOUT)
         version = page.get_attribute("body", "data-version")
         status = _tap(page, target)
         if status is None:
@@ -106,6 +109,7 @@ def test_a_person_plays_a_whole_savanna_match_against_a_bot(
         assert clicks < 200
 
     expect(page.locator("#result")).to_be_visible()
+    expect(page).to_have_title(f"Match {match_id} · Evo Arena")  # nobody's move any more
     expect(page.locator("#scores li")).to_have_count(2)
     expect(page.locator(".player .grid")).to_have_count(2)  # both savannas drawn as grids
     finished = client.match(match_id)
