@@ -211,7 +211,7 @@ const QuickPlay = {
     if (clock && clock[2]) body.time_control = clock[2];
     try {
       const match = await People.createMatch(body);
-      const openText = Arena.t("open the match");
+      const openText = Arena.t("Open the match");
       sent.append(Arena.t("Challenge sent."), " ",
         Arena.el("a", { href: `/play/${match.id}`, id: "challenge-match" }, openText));
     } catch (failure) {
@@ -234,9 +234,31 @@ const QuickPlay = {
     await QuickPlay.listInvitations();
   },
 
+  // A time control as the challenge form names it, or in minutes (hours) if it is another.
+  clockName(control) {
+    if (!control) return Arena.t("No clock");
+    const same = (preset) => preset && preset.kind === control.kind && (control.kind === "realtime"
+      ? preset.base === control.base && preset.increment === control.increment
+      : preset.per_move === control.per_move);
+    const preset = QuickPlay.clocks().find(([, , value]) => same(value));
+    if (preset) return preset[1];
+    if (control.kind === "realtime") {
+      return Arena.t("{minutes} min + {seconds} s a move",
+        { minutes: Math.round(control.base / 6) / 10, seconds: control.increment });
+    }
+    return Arena.t("{hours} h per move (turn-based)",
+      { hours: Math.round(control.per_move / 360) / 10 });
+  },
+
+  // What a person decides a challenge on: the game, rated or not, the clock, and who else plays.
   invitationRow(invitation) {
     const rated = invitation.rated ? Arena.t("rated") : Arena.t("casual");
-    const text = Arena.t("{game}, {rated}", { game: Arena.title(invitation.game), rated });
+    const mine = invitation.seats || [];
+    const others = (invitation.players || []).filter((p) => !mine.includes(p.seat)).map((p) => p.name);
+    const text = [Arena.t("{game}, {rated}", { game: Arena.title(invitation.game), rated }),
+      QuickPlay.clockName(invitation.time_control),
+      others.length ? Arena.t("against {names}", { names: others.join(", ") }) : null,
+    ].filter(Boolean).join(" · ");
     const acceptText = Arena.t("Accept");
     const declineText = Arena.t("Decline");
     const acceptLabel = Arena.t("Accept the challenge: {what}", { what: text });

@@ -250,11 +250,13 @@ class MatchService:
             raise Unprocessable(str(exc), field="options") from None
 
     def _invitation(self, record: MatchRecord, account_id: str) -> dict[str, Any]:
-        """What an invited account is shown of the match that names it."""
+        """What an invited account is shown of the match that names it: enough to decide,
+        who plays in it and on what clock included."""
         return {"id": f"match-{record.id}", "kind": "match", "match": record.id,
                 "game": record.game, "rated": record.rated,
-                "move_deadline": record.move_deadline,
+                "move_deadline": record.move_deadline, "time_control": record.time_control,
                 "seats": [s["seat"] for s in record.seats if s.get("account") == account_id],
+                "players": [_public_seat(s) for s in record.seats],
                 "created_at": record.created_at,
                 "expires_at": record.created_at + self.invitation_ttl}
 

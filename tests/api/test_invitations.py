@@ -120,9 +120,13 @@ def test_the_invited_account_sees_accepts_and_the_match_plays_and_is_rated(
     listed = check(client.get("/v1/me/invitations", headers=bearer(victim["key"])),
                    "/v1/me/invitations", "GET")["invitations"]
     invitation = {"id": f"match-{match['id']}", "kind": "match", "match": match["id"],
-                  "game": "savanna", "rated": True, "move_deadline": 0.2, "seats": [1],
+                  "game": "savanna", "rated": True, "move_deadline": 0.2,
+                  "time_control": None, "seats": [1], "players": match["seats"],
                   "created_at": match["created_at"],
                   "expires_at": match["created_at"] + services(app)[0].invitation_ttl}
+    # Who it would play with, the challenger by name: what a person decides on.
+    assert [(p["name"], p.get("invited", False)) for p in invitation["players"]] == [
+        ("Host", False), ("Guest", True)]
     assert listed == [invitation]
     # The pull paths carry it too: the turns answer and the stream.
     turns = check(client.get("/v1/me/turns", headers=bearer(victim["key"])), "/v1/me/turns",
@@ -151,6 +155,22 @@ def test_the_invited_account_sees_accepts_and_the_match_plays_and_is_rated(
     board = leaderboard(client)
     assert board[f"account:{victim['id']}"]["matches"] == 1
     assert board[f"account:{victim['id']}"]["name"] == "Guest"
+
+
+def test_a_challenge_on_a_clock_says_so(client: FlaskClient) -> None:
+    """A person accepting a challenge is told the clock it is played on."""
+    challenger, challenged = account(client, "Clocked"), account(client, "Asked")
+    blitz = {"kind": "realtime", "base": 300, "increment": 3}
+    created = client.post("/v1/matches", headers=bearer(challenger["key"]), json={
+        "game": "savanna", "time_control": blitz, "seats": [
+            {"kind": "account", "account": challenger["id"]},
+            {"kind": "account", "account": challenged["id"]}]})
+    assert created.status_code == 201, created.get_json()
+    listed = check(client.get("/v1/me/invitations", headers=bearer(challenged["key"])),
+                   "/v1/me/invitations", "GET")["invitations"]
+    assert [i["time_control"] for i in listed] == [created.get_json()["time_control"]]
+    assert listed[0]["time_control"]["base"] == 300
+    assert listed[0]["time_control"]["increment"] == 3
 
 
 def test_a_decline_aborts_the_match(client: FlaskClient) -> None:

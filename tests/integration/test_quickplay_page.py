@@ -113,7 +113,10 @@ def test_a_challenge_declined_on_the_page_aborts_its_match(
     assert match["time_control"]["kind"] == "turn_based"
     invitation = challenged.locator(f"li.invitation[data-invitation='match-{match_id}']")
     expect(invitation).to_be_visible(timeout=10_000)
-    expect(invitation).to_contain_text("Savanna, rated")
+    # What a person decides on: the game, rated, the clock, and who challenges.
+    challenger_name = challenger.evaluate("People.session().account.name")
+    expect(invitation).to_contain_text(
+        f"Savanna, rated · 1 day per move (turn-based) · against {challenger_name}")
     # The cards are as accessible as the rest of the lobby (axe-core, as the lobby's own test).
     assert serious_violations(challenged) == []
     assert serious_violations(challenger) == []
