@@ -1,6 +1,9 @@
 """Load: accepted human moves/s and POST latency (p50/p95/p99) at 10, 50 and 200 clients,
 with 0 and 1,000 open event streams, against the real API and against a bare Flask+Redis
-endpoint doing the same Redis round trips under the same gunicorn settings (``bench.bare_app``).
+endpoint doing the same Redis round trips under the same gunicorn settings (``bench.bare_app``),
+or, with ``--baseline engine``, against that endpoint also doing the game's work
+(``bench.engine_app``: decoding the state, listing and labelling the legal moves, applying the
+move and encoding the state), which tells the API's own cost from the game's.
 
 Each client plays both human seats of its own Savanna match (read the legal moves, post one);
 a finished match is replaced. The load client runs on gevent (one greenlet per client), in
@@ -129,6 +132,32 @@ def bare_client(base: str, stop_at: float, latencies: list[float], index: int,
                 refused.append(answer.status_code)
 
 
+def engine_client(base: str, stop_at: float, latencies: list[float], index: int,
+                  refused: list[int]) -> None:
+    http = requests.Session()
+    match_id = f"{os.getpid()}-{index}"
+    http.post(f"{base}/engine/{match_id}")
+    while time.monotonic() < stop_at:
+        for seat in range(2):  # both seats, as the API clients do
+            moves = http.get(f"{base}/engine/{match_id}/moves", params={"seat": seat}).json()
+            if not moves["moves"]:
+                continue
+            started = time.perf_counter()
+            answer = http.post(f"{base}/engine/{match_id}/moves", json={
+                "version": moves["version"], "seat": seat, "move_id": moves["moves"][0]["id"]})
+            if answer.status_code == 200:
+                latencies.append(time.perf_counter() - started)
+            else:
+                refused.append(answer.status_code)
+
+
+#: The baselines: (gunicorn app, load client, the path a health probe posts to).
+BASELINES: dict[str, tuple[str, Callable[..., None], str]] = {
+    "bare": ("bench.bare_app:app", bare_client, "/bare/probe"),
+    "engine": ("bench.engine_app:app", engine_client, "/engine/probe"),
+}
+
+
 def open_streams(base: str, count: int) -> list[socket.socket]:
     if not count:
         return []
@@ -217,58 +246,61 @@ def main() -> int:
     parser.add_argument("--clients", type=int, nargs="+", default=[10, 50, 200])
     parser.add_argument("--streams", type=int, nargs="+", default=[0, 1000])
     parser.add_argument("--json", type=Path, help="append every run to this file")
+    parser.add_argument("--baseline", choices=sorted(BASELINES), default="bare",
+                        help="bare: the API's round trips only; engine: and the game's work")
     args = parser.parse_args()
+    baseline, (target, baseline_client, probe) = args.baseline, BASELINES[args.baseline]
     servers: dict[str, tuple[str, Callable[..., None]]] = {}
     medians: dict[tuple[str, int, int], dict[str, float]] = {}
     with tempfile.TemporaryDirectory() as tmp, local_stack(Path(tmp)) as stack:
         bare_port = free_port()
         bare = subprocess.Popen(
             [str(BIN / "gunicorn"), "--config", str(ROOT / "gunicorn.conf.py"), "--bind",
-             f"127.0.0.1:{bare_port}", "bench.bare_app:app"], cwd=ROOT, env=stack.env,
+             f"127.0.0.1:{bare_port}", target], cwd=ROOT, env=stack.env,
             stdout=stack.log, stderr=subprocess.STDOUT)
         bare_base = f"http://127.0.0.1:{bare_port}"
-        servers = {"api": (stack.base, api_client), "bare": (bare_base, bare_client)}
-        markers = {"api": "api.wsgi:app", "bare": "bench.bare_app:app"}
+        servers = {"api": (stack.base, api_client), baseline: (bare_base, baseline_client)}
+        markers = {"api": "api.wsgi:app", baseline: target}
         try:
-            wait_healthy_bare(bare_base, bare)
+            wait_healthy_bare(bare_base + probe, bare)
             for base, client in servers.values():  # warm up: connections, imports
                 run(base, client, max(args.clients), 2)
             for streams in args.streams:
                 held = open_streams(stack.base, streams)
                 for clients in args.clients:
-                    runs: dict[str, list[dict[str, float]]] = {"api": [], "bare": []}
+                    runs: dict[str, list[dict[str, float]]] = {"api": [], baseline: []}
                     for round_ in range(args.rounds):
-                        order = ["api", "bare"] if round_ % 2 == 0 else ["bare", "api"]
+                        order = ["api", baseline] if round_ % 2 == 0 else [baseline, "api"]
                         for name in order:
                             base, client = servers[name]
                             result = run(base, client, clients, args.seconds,
                                          (server_pids(markers[name]),
                                           server_pids("redis-server")))
                             runs[name].append(result)
-                            print(line(f"{name:4} {clients:3} clients, {streams:4} streams",
+                            print(line(f"{name:6} {clients:3} clients, {streams:4} streams",
                                        result), flush=True)
                             record(args.json, name, clients, streams, round_, result)
                     for name in runs:
                         medians[name, clients, streams] = median_run(runs[name])
                     ratio = (medians["api", clients, streams]["moves_per_s"]
-                             / max(medians["bare", clients, streams]["moves_per_s"], 1e-9))
+                             / max(medians[baseline, clients, streams]["moves_per_s"], 1e-9))
                     # Each round's two runs were back to back, on much the same machine.
                     paired = statistics.median(
                         a["moves_per_s"] / max(b["moves_per_s"], 1e-9)
-                        for a, b in zip(runs["api"], runs["bare"], strict=True))
+                        for a, b in zip(runs["api"], runs[baseline], strict=True))
                     medians["ratio", clients, streams] = {"of_medians": ratio, "paired": paired}
                     cost = {name: medians[name, clients, streams]["server_cpu_ms"]
                             + medians[name, clients, streams]["redis_cpu_ms"] for name in runs}
-                    print(f"     median of {args.rounds}: api / bare = {ratio:.2f} "
+                    print(f"     median of {args.rounds}: api / {baseline} = {ratio:.2f} "
                           f"(median of the rounds' own ratios {paired:.2f}); server and Redis "
-                          f"CPU a move: api {cost['api']:.2f} ms, bare {cost['bare']:.2f} ms",
-                          flush=True)
+                          f"CPU a move: api {cost['api']:.2f} ms, {baseline} "
+                          f"{cost[baseline]:.2f} ms", flush=True)
                 for sock in held:
                     sock.close()
         finally:
             bare.terminate()
             bare.wait(timeout=30)
-    summarize(medians, args.clients, args.streams)
+    summarize(medians, args.clients, args.streams, baseline)
     return 0
 
 
@@ -282,30 +314,31 @@ def record(path: Path | None, server: str, clients: int, streams: int, round_: i
 
 
 def summarize(medians: dict[tuple[str, int, int], dict[str, float]], clients: list[int],
-              streams: list[int]) -> None:
+              streams: list[int], baseline: str = "bare") -> None:
     """The table of medians, each setting's ratio, and whether throughput holds past the
     saturation point (the most clients within 10% of the best rate)."""
     print("\nmedians (moves/s; POST p50/p95/p99 ms; load):")
     for count in streams:
-        for server in ("api", "bare"):
+        for server in ("api", baseline):
             rates = [medians[server, c, count]["moves_per_s"] for c in clients]
             cells = [f"{c}: {m['moves_per_s']:.1f} ({m['p50'] * 1000:.0f}/"
                      f"{m['p95'] * 1000:.0f}/{m['p99'] * 1000:.0f}; {m['load']:.1f})"
                      for c in clients for m in [medians[server, c, count]]]
             held = rates[-1] >= 0.9 * max(rates)
-            print(f"  {count:4} streams {server:4}: {'; '.join(cells)}; past saturation "
+            print(f"  {count:4} streams {server:6}: {'; '.join(cells)}; past saturation "
                   f"{'holds' if held else 'FALLS'} ({rates[-1]:.1f} of best {max(rates):.1f})")
-        print(f"  {count:4} streams api / bare: " + ", ".join(
+        print(f"  {count:4} streams api / {baseline}: " + ", ".join(
             f"{c}: {r['of_medians']:.2f} (paired {r['paired']:.2f})"
             f"{'' if min(r.values()) >= 0.5 else ', below 0.5'}"
             for c in clients for r in [medians["ratio", c, count]]))
 
 
-def wait_healthy_bare(base: str, process: subprocess.Popen[bytes]) -> None:
+def wait_healthy_bare(probe: str, process: subprocess.Popen[bytes]) -> None:
+    """Wait until the baseline answers a POST to ``probe`` (its create route)."""
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:
-            requests.post(f"{base}/bare/probe", timeout=1)
+            requests.post(probe, timeout=1)
             return
         except requests.RequestException:
             if process.poll() is not None:
