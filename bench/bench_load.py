@@ -89,6 +89,19 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))] if ordered else 0.0
 
 
+def timed_post(http: requests.Session, url: str, body: dict[str, object],
+               latencies: list[float], refused: list[int],
+               headers: dict[str, str] | None = None) -> requests.Response | None:
+    """POST a move: its latency if accepted (the answer is returned), else its status."""
+    started = time.perf_counter()
+    answer = http.post(url, json=body, headers=headers)
+    if answer.status_code == 200:
+        latencies.append(time.perf_counter() - started)
+        return answer
+    refused.append(answer.status_code)
+    return None
+
+
 def api_client(base: str, stop_at: float, latencies: list[float], index: int,
                refused: list[int]) -> None:
     http = requests.Session()
@@ -105,15 +118,12 @@ def api_client(base: str, stop_at: float, latencies: list[float], index: int,
                 if not moves["moves"]:
                     status = moves["status"]
                     continue
-                started = time.perf_counter()
-                answer = http.post(f"{base}/v1/matches/{created['id']}/moves", headers=auth,
-                                   json={"version": moves["version"],
-                                         "move_id": moves["moves"][0]["id"]})
-                if answer.status_code == 200:
-                    latencies.append(time.perf_counter() - started)
+                answer = timed_post(http, f"{base}/v1/matches/{created['id']}/moves",
+                                    {"version": moves["version"],
+                                     "move_id": moves["moves"][0]["id"]},
+                                    latencies, refused, auth)
+                if answer is not None:
                     status = answer.json()["status"]
-                else:
-                    refused.append(answer.status_code)
 
 
 def bare_client(base: str, stop_at: float, latencies: list[float], index: int,
@@ -124,12 +134,8 @@ def bare_client(base: str, stop_at: float, latencies: list[float], index: int,
     while time.monotonic() < stop_at:
         for _ in range(2):  # two seats, as the API clients do
             version = http.get(f"{base}/bare/{match_id}/moves").json()["version"]
-            started = time.perf_counter()
-            answer = http.post(f"{base}/bare/{match_id}/moves", json={"version": version})
-            if answer.status_code == 200:
-                latencies.append(time.perf_counter() - started)
-            else:
-                refused.append(answer.status_code)
+            timed_post(http, f"{base}/bare/{match_id}/moves", {"version": version}, latencies,
+                       refused)
 
 
 def engine_client(base: str, stop_at: float, latencies: list[float], index: int,
@@ -142,13 +148,9 @@ def engine_client(base: str, stop_at: float, latencies: list[float], index: int,
             moves = http.get(f"{base}/engine/{match_id}/moves", params={"seat": seat}).json()
             if not moves["moves"]:
                 continue
-            started = time.perf_counter()
-            answer = http.post(f"{base}/engine/{match_id}/moves", json={
-                "version": moves["version"], "seat": seat, "move_id": moves["moves"][0]["id"]})
-            if answer.status_code == 200:
-                latencies.append(time.perf_counter() - started)
-            else:
-                refused.append(answer.status_code)
+            timed_post(http, f"{base}/engine/{match_id}/moves", {
+                "version": moves["version"], "seat": seat, "move_id": moves["moves"][0]["id"]},
+                latencies, refused)
 
 
 #: The baselines: (gunicorn app, load client, the path a health probe posts to).
