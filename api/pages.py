@@ -20,6 +20,13 @@ bp = Blueprint("pages", __name__)
 _GAME_ID = re.compile(r"^[a-z0-9_-]{1,40}$")
 
 
+@bp.app_context_processor
+def game_names() -> dict[str, object]:
+    """Every page names a game by its name ("Evolution (North Star)"), not its id
+    (``window.EVO_GAMES``, read by ``Arena.gameName``)."""
+    return {"evo_games": {game.id: game.name for game in all_games()}}
+
+
 @bp.get("/")
 def lobby() -> str:
     # The leaderboard link opens the first game's (its page links to every game's).

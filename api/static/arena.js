@@ -60,6 +60,11 @@ const Arena = {
   title(text) {
     return String(text).replace(/_/g, " ").replace(/\b\w/g, (c) => c.toUpperCase());
   },
+
+  // A game's name ("Evolution (North Star)") by its id, as the page was given them.
+  gameName(id) {
+    return (window.EVO_GAMES || {})[id] || Arena.title(id);
+  },
 };
 
 // Board renderers: a game's own (loaded from /boards/<game>.js) registers here.
@@ -101,28 +106,9 @@ Arena.catalogue = function catalogue(game) {
   return Arena.catalogues[game];
 };
 
-// Languages (docs/languages.md): the page's language is the server's choice (its `lang` query
-// parameter, else Accept-Language); a person's pick is remembered in this browser and passed
-// on to every page through `?lang=`.
+// The page's language (docs/languages.md), as the server chose it; language.js remembers a
+// person's pick.
 Arena.lang = () => document.documentElement.lang || "en";
-(() => {
-  const LANG_KEY = "evo:lang";
-  const url = new URL(window.location.href);
-  let stored = null;
-  try { stored = localStorage.getItem(LANG_KEY); } catch { /* storage off: no memory */ }
-  if (stored && !url.searchParams.has("lang") && stored !== Arena.lang()) {
-    url.searchParams.set("lang", stored);
-    window.location.replace(url.href);
-    return;
-  }
-  const picker = document.getElementById("lang-picker");
-  if (!picker) return;
-  picker.addEventListener("change", () => {
-    try { localStorage.setItem(LANG_KEY, picker.value); } catch { /* storage off */ }
-    url.searchParams.set("lang", picker.value);
-    window.location.assign(url.href);
-  });
-})();
 // -- Playing by touch (boards) --------------------------------------------------------------
 // A board names, per legal move, the things a person touches to make it: `keys` (ids the board
 // gives its touchable elements), in order (a card, then a place), or as a set (`set: true`:

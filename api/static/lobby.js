@@ -60,7 +60,7 @@ async function listMatches() {
   const { matches } = await Arena.api("GET", `/v1/matches?limit=50${filter ? `&${filter}` : ""}`);
   const body = document.querySelector("#matches tbody");
   body.replaceChildren(...matches.map((match) => Arena.el("tr", {},
-    Arena.el("td", {}, Arena.title(match.game)),
+    Arena.el("td", {}, Arena.gameName(match.game)),
     Arena.el("td", {}, match.status, match.open_seats.length ? ` (${Arena.t("{count} open", { count: match.open_seats.length })})` : "",
       // A seed the creator chose foresees every hidden card: say so before anyone joins.
       match.seeded ? Arena.el("span", { class: "seeded", title: SEEDED_TITLE }, ` ${Arena.t("seeded")}`) : ""),

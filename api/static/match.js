@@ -62,7 +62,7 @@ const STATUS_NAMES = { waiting: Arena.t("waiting"), finished: Arena.t("finished"
 const BOT_NAMES = { random: Arena.t("random"), greedy: Arena.t("greedy"), ismcts: Arena.t("search") };
 function drawSeats(match) {
   document.getElementById("title").textContent =
-    Arena.t("{game} · version {version}", { game: Arena.title(match.game), version: match.version });
+    Arena.t("{game} · version {version}", { game: Arena.gameName(match.game), version: match.version });
   document.getElementById("status").textContent =
     match.status === "running" ? Arena.t("to move: {seats}", { seats: match.to_move.map((s) => match.seats[s].name).join(", ") })
       : STATUS_NAMES[match.status] || match.status;

@@ -167,7 +167,7 @@ const People = {
     for (const match of mine.live) People.keepSeats(match.id, match.your_seats);
     const rows = [...mine.live, ...mine.finished].map((match) => Arena.el("tr", {
       class: match.your_turn ? "my-match your-turn" : "my-match", dataset: { match: match.id } },
-    Arena.el("td", {}, Arena.title(match.game)),
+    Arena.el("td", {}, Arena.gameName(match.game)),
     Arena.el("td", {}, Arena.t(match.status)),
     Arena.el("td", { class: "turn" }, People.turnText(match),
       match.deadline_at ? Arena.t(" (until {time})",

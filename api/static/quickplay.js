@@ -147,7 +147,7 @@ const QuickPlay = {
       return;
     }
     const since = Date.now() - ticket.waited * 1000;
-    const game = (QuickPlay.games.find((g) => g.id === ticket.game) || {}).name || Arena.title(ticket.game);
+    const game = (QuickPlay.games.find((g) => g.id === ticket.game) || {}).name || Arena.gameName(ticket.game);
     const tick = () => {
       const seconds = Math.floor((Date.now() - since) / 1000);
       status.textContent = Arena.t("Waiting for players in {game}… {seconds} s",
@@ -255,7 +255,7 @@ const QuickPlay = {
     const rated = invitation.rated ? Arena.t("rated") : Arena.t("casual");
     const mine = invitation.seats || [];
     const others = (invitation.players || []).filter((p) => !mine.includes(p.seat)).map((p) => p.name);
-    const text = [Arena.t("{game}, {rated}", { game: Arena.title(invitation.game), rated }),
+    const text = [Arena.t("{game}, {rated}", { game: Arena.gameName(invitation.game), rated }),
       QuickPlay.clockName(invitation.time_control),
       others.length ? Arena.t("against {names}", { names: others.join(", ") }) : null,
     ].filter(Boolean).join(" · ");

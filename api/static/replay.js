@@ -40,7 +40,7 @@ function seatName(body, seat) {
 
 function drawControls(body) {
   $("title").textContent = Arena.t("Replay: {game} · step {step} of {steps}",
-    { game: Arena.title(body.game), step: body.step, steps: body.steps });
+    { game: Arena.gameName(body.game), step: body.step, steps: body.steps });
   $("first").disabled = $("back").disabled = body.step === 0;
   $("last").disabled = $("forward").disabled = body.step === body.steps;
   const pov = $("pov");

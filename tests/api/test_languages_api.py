@@ -5,6 +5,7 @@ catalogue and the pages; ``Content-Language`` says which one an answer is in."""
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,6 +14,8 @@ from flask.testing import FlaskClient
 
 from api import create_app
 from tests.api.test_openapi import check
+
+ROOT = Path(__file__).resolve().parents[2]
 
 TWO_HUMANS = {"game": "savanna", "seats": [{"kind": "human"}, {"kind": "human"}], "seed": 3}
 
@@ -129,6 +132,29 @@ def test_the_pages_come_in_the_asked_language(client: FlaskClient,
     assert '<html lang="en">' in english and "New match" in english
     match = client.get(f"/play/{seat['id']}?lang=fi").get_data(as_text=True)
     assert "Sinun siirtosi" in match and 'value="fi" lang="fi" selected' in match
+    # The replay page too: a person who picked a language is sent to it with ``?lang=``.
+    replay = client.get(f"/replay/{seat['id']}?lang=cs")
+    assert replay.status_code == 200 and replay.mimetype == "text/html"
+    html = replay.get_data(as_text=True)
+    assert '<html lang="cs">' in html and f"<title>Záznam {seat['id']} · Evo Arena</title>" in html
+    assert 'value="cs" lang="cs" selected' in html and '"Z\\u00e1znam: {game}' in html
+
+
+def test_every_page_for_people_has_the_language_picker_and_its_memory() -> None:
+    """Every page for people (a scripted one, and the leaderboard and player pages) draws
+    the language picker, whose script remembers a pick and passes it on with ``?lang=``: the
+    replay page once had neither, and the server refused the ``?lang=`` the other pages'
+    script sent it to; the leaderboard's picker did nothing."""
+    templates = ROOT / "api" / "templates"
+    pages = [path for path in templates.glob("*.html")
+             if "filename='arena.js'" in path.read_text(encoding="utf-8")
+             or path.name in ("leaderboard.html", "player.html")]
+    assert len(pages) == 5
+    for path in pages:
+        text = path.read_text(encoding="utf-8")
+        assert '<html lang="{{ evo_lang }}">' in text, path.name
+        assert '{% include "_language.html" %}' in text, path.name
+    assert "filename='language.js'" in (templates / "_language.html").read_text(encoding="utf-8")
 
 
 def test_a_hint_still_searched_says_so_in_the_asked_language(app: Flask) -> None:

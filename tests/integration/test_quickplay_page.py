@@ -116,11 +116,12 @@ def test_a_challenge_declined_on_the_page_aborts_its_match(
     # What a person decides on: the game, rated, the clock, and who challenges.
     challenger_name = challenger.evaluate("People.session().account.name")
     expect(invitation).to_contain_text(
-        f"Savanna, rated · 1 day per move (turn-based) · against {challenger_name}")
+        f"Ecosystem: Savanna, rated · 1 day per move (turn-based) · against {challenger_name}")
     # The cards are as accessible as the rest of the lobby (axe-core, as the lobby's own test).
     assert serious_violations(challenged) == []
     assert serious_violations(challenger) == []
-    invitation.get_by_role("button", name="Decline the challenge: Savanna, rated").click()
+    invitation.get_by_role("button",
+                           name="Decline the challenge: Ecosystem: Savanna, rated").click()
     expect(invitation).to_have_count(0)
     assert client.match(match_id)["status"] == "aborted"
     link.click()
@@ -160,8 +161,9 @@ def test_an_accepted_challenge_opens_its_match(
     expect(link).to_be_visible()
     match_id = (link.get_attribute("href") or "").rsplit("/", 1)[1]
     invitation = challenged.locator(f"li.invitation[data-invitation='match-{match_id}']")
-    expect(invitation).to_contain_text("Savanna, casual", timeout=10_000)
-    invitation.get_by_role("button", name="Accept the challenge: Savanna, casual").click()
+    expect(invitation).to_contain_text("Ecosystem: Savanna, casual", timeout=10_000)
+    invitation.get_by_role("button",
+                           name="Accept the challenge: Ecosystem: Savanna, casual").click()
     challenged.wait_for_url(f"{api_url}/play/{match_id}")
     match = client.match(match_id)
     assert match["status"] == "running" and not match["rated"] and match.get("time_control") is None

@@ -77,6 +77,28 @@ def test_a_replay_steps_back_and_forward_and_opens_from_a_shared_link(
         other.screenshot(path=SCREENSHOT, full_page=True)
 
 
+def test_a_language_picked_on_one_page_holds_on_the_replay_and_leaderboard_pages(
+        page: Page, api_url: str, client: Client) -> None:
+    """The picker's choice is remembered on every page: the replay page once answered the
+    remembered ``?lang=`` with a 422 (it took no language), and the leaderboard's picker did
+    nothing (it had no script)."""
+    match_id, _ = finished_match(client, 617)
+    page.goto(f"{api_url}/play/{match_id}")
+    page.select_option("#lang-picker", "cs")
+    page.wait_for_url("**lang=cs")
+    link = page.locator("#replay-link")
+    expect(link).to_be_visible(timeout=WAIT)
+    link.click()
+    page.wait_for_url(f"{api_url}/replay/{match_id}?lang=cs")
+    expect(page.locator("html")).to_have_attribute("lang", "cs")
+    expect(page.locator("#title")).to_contain_text("Záznam: Ecosystem: Savanna", timeout=WAIT)
+    page.goto(f"{api_url}/leaderboard/savanna")  # no lang: the remembered one is passed on
+    page.wait_for_url("**/leaderboard/savanna?lang=cs")
+    page.select_option("#lang-picker", "pl")  # and its own picker switches it
+    page.wait_for_url("**/leaderboard/savanna?lang=pl")
+    expect(page.locator("html")).to_have_attribute("lang", "pl")
+
+
 def test_the_page_marks_where_a_seat_lost_most(
         page: Page, api_url: str, client: Client, analysis_worker: Worker) -> None:
     match_id, _ = finished_match(client, 515)
