@@ -64,6 +64,12 @@ DETAILS: tuple[str, ...] = (
     N_("cards %(cards)s are not in your hand"),
     N_("unknown move type %(type)s"),
     N_("no invitation with id %(id)s"),
+    # What a person meets signing up, signing in and in quick play (the lobby shows them).
+    N_("the password must be %(least)s to %(most)s characters"),
+    N_("the name must be 1 to %(most)s characters"),
+    N_("the name may not contain the control or format character %(char)s"),
+    N_("already waiting in pool %(pool)s: leave it first"),
+    N_("already matched into match %(id)s"),
 )
 
 #: Details without variable parts (werkzeug's and the services'), for extraction.
@@ -100,6 +106,16 @@ PLAIN: tuple[str, ...] = (
     N_("cancelled"),
     N_("the match store is unreachable; nothing was changed; retry later"),
     N_("the match store failed the request; nothing was changed; retry later"),
+    N_("no person account has this name and password"),
+    N_("the name may not start or end with a space"),
+    N_("the current password is wrong"),
+    N_("the refresh token is unknown or has expired: sign in again"),
+    N_("this refresh token was used already: its session is ended, sign in again"),
+    N_("the account of this refresh token is gone"),
+    N_("the token belongs to no account (or has expired)"),
+    N_("this call needs an access token: send 'Authorization: Bearer <access token>'"),
+    N_("no quick-play ticket: join a pool first"),
+    N_("joining another pool at the same moment"),
 )
 
 _PART = re.compile(r"%\((\w+)\)s")

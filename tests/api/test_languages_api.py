@@ -75,6 +75,23 @@ def test_a_refused_language_is_not_chosen(client: FlaskClient) -> None:
     assert refused.headers["Content-Language"] == "en"
 
 
+def test_a_persons_sign_in_and_sign_up_errors_come_in_the_asked_language(
+        client: FlaskClient) -> None:
+    """What the lobby shows a person signing in or up (they were English on a Czech page)."""
+    wrong = client.post("/v1/sessions", json={"name": "nobody here", "password": "not a pass"},
+                        headers={"Accept-Language": "cs"})
+    assert wrong.status_code == 401
+    assert wrong.get_json()["detail"] == "žádný účet osoby nemá toto jméno a heslo"
+    assert wrong.headers["Content-Language"] == "cs"
+    short = client.post("/v1/people", json={"name": "Shorty", "password": "short"},
+                        headers={"Accept-Language": "fi"})
+    assert short.status_code == 422
+    assert short.get_json()["detail"] == "salasanan on oltava 8\u2013256 merkkiä pitkä"
+    spaced = client.post("/v1/people", json={"name": " Spaced", "password": "long enough x"},
+                         headers={"Accept-Language": "pl"})
+    assert spaced.get_json()["detail"] == "nazwa nie może zaczynać się ani kończyć spacją"
+
+
 def test_a_detail_without_translation_says_it_is_english(client: FlaskClient) -> None:
     response = client.post("/v1/matches", json={"game": "savanna", "seats": []},
                            headers={"Accept-Language": "pl"})
