@@ -88,6 +88,8 @@ def test_the_player_page_draws_the_conservative_rating_as_an_svg_line(
     assert f"{max(values):.1f}" in texts and f"{min(values):.1f}" in texts
     for entry in history:
         assert f"/play/{entry['match']}" in html
+    # Counts read right for one match too (it said "1 rated matches").
+    assert "Rated matches: 4." in html and "(4 shown)" in html
 
     bot_page = client.get("/ratings/savanna/bot:greedy")
     assert bot_page.status_code == 200 and "fixed rating" in bot_page.get_data(as_text=True)
