@@ -22,7 +22,7 @@ _GAME_ID = re.compile(r"^[a-z0-9_-]{1,40}$")
 
 @bp.app_context_processor
 def game_names() -> dict[str, object]:
-    """Every page names a game by its name ("Evolution (North Star)"), not its id
+    """Every page names a game by its catalogue ``name``, not its id title-cased
     (``window.EVO_GAMES``, read by ``Arena.gameName``)."""
     return {"evo_games": {game.id: game.name for game in all_games()}}
 

@@ -61,7 +61,7 @@ const Arena = {
     return String(text).replace(/_/g, " ").replace(/\b\w/g, (c) => c.toUpperCase());
   },
 
-  // A game's name ("Evolution (North Star)") by its id, as the page was given them.
+  // A game's name (the catalogue's `name`) by its id, as the page was given them.
   gameName(id) {
     return (window.EVO_GAMES || {})[id] || Arena.title(id);
   },

@@ -147,7 +147,7 @@ const QuickPlay = {
       return;
     }
     const since = Date.now() - ticket.waited * 1000;
-    const game = (QuickPlay.games.find((g) => g.id === ticket.game) || {}).name || Arena.gameName(ticket.game);
+    const game = Arena.gameName(ticket.game);
     const tick = () => {
       const seconds = Math.floor((Date.now() - since) / 1000);
       status.textContent = Arena.t("Waiting for players in {game}… {seconds} s",
