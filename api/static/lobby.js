@@ -21,6 +21,7 @@ function seatSpec(value) {
 
 function drawSeatKinds() {
   const game = games.find((g) => g.id === document.getElementById("game").value);
+  if (!game) return;  // the games are not listed yet: drawn once they are
   const seats = document.getElementById("seats");
   const previous = Number(seats.value) || game.min_players;
   seats.replaceChildren(...Array.from(
@@ -29,11 +30,14 @@ function drawSeatKinds() {
   seats.value = Math.min(Math.max(previous, game.min_players), game.max_players);
   const box = document.getElementById("seat-kinds");
   box.replaceChildren(Arena.el("legend", {}, Arena.t("Who plays each seat")));
+  // Signed in, "me" is the person's account by default: the match is then in their matches,
+  // and they are told when it is their turn.
+  const signedIn = typeof People !== "undefined" && Boolean(People.session());
   for (let seat = 0; seat < Number(seats.value); seat += 1) {
     const select = Arena.el("select", { name: `seat-${seat}`, "aria-label": Arena.t("Seat {seat}", { seat }) },
-      [...(window.People && People.session() ? [["account", Arena.t("Me (signed in)")]] : []),
+      [...(signedIn ? [["account", Arena.t("Me (signed in)")]] : []),
         ...SEAT_KINDS].map(([value, label]) => Arena.el("option", { value }, label)));
-    select.value = seat === 0 ? "human" : "bot:random";
+    select.value = seat > 0 ? "bot:random" : signedIn ? "account" : "human";
     box.append(Arena.el("label", { class: "seat" }, `${Arena.t("Seat {seat}", { seat })} `, select));
   }
 }
@@ -76,6 +80,7 @@ async function start() {
   select.replaceChildren(...games.map((g) => Arena.el("option", { value: g.id }, g.name)));
   select.addEventListener("change", drawSeatKinds);
   document.getElementById("seats").addEventListener("change", drawSeatKinds);
+  document.addEventListener("evo:session", drawSeatKinds);  // signed in or out (people.js)
   document.getElementById("create").addEventListener("submit", create);
   document.getElementById("filter").addEventListener("change", listMatches);
   drawSeatKinds();

@@ -186,6 +186,7 @@ const People = {
     const kept = People.session();
     box.replaceChildren(...(kept ? People.signedIn(kept) : People.signInForm()));
     if (kept) People.listMatches().catch(() => {});
+    document.dispatchEvent(new Event("evo:session"));  // the lobby's seat choices follow
   },
 
   start() {

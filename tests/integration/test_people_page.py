@@ -89,3 +89,33 @@ def test_two_people_sign_in_and_see_their_match(browser: Browser, api_url: str) 
         for context in contexts:
             context.close()
     assert errors == [], errors
+
+
+def test_a_match_a_signed_in_person_creates_is_theirs(browser: Browser, api_url: str) -> None:
+    """Signed in, the lobby's "New match" seats the person's account by default (the choice
+    appears on signing in, no reload needed), so the match is in "My matches"; signed out,
+    the seat is this browser's again."""
+    context = browser.new_context()
+    errors: list[str] = []
+    try:
+        page = context.new_page()
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(f"{api_url}/")
+        seat = page.locator("select[name=seat-0]")
+        expect(seat).to_have_value("human")
+        enter(page, f"Cy {secrets.token_hex(3)}", "#sign-up")
+        expect(seat).to_have_value("account")
+        page.select_option("#game", "savanna")
+        expect(seat).to_have_value("account")  # a redraw keeps the default
+        page.click("#create-button")
+        page.wait_for_url(f"{api_url}/play/*")
+        match_id = page.url.rsplit("/", 1)[1]
+        expect(page.locator("#moves-card button.move").first).to_be_visible(timeout=20_000)
+        page.goto(f"{api_url}/")
+        expect(page.locator(f"tr.my-match[data-match='{match_id}']")).to_be_visible(
+            timeout=10_000)
+        page.click("#sign-out")
+        expect(seat).to_have_value("human")
+    finally:
+        context.close()
+    assert errors == [], errors
