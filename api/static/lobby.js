@@ -21,7 +21,6 @@ function seatSpec(value) {
 
 function drawSeatKinds() {
   const game = games.find((g) => g.id === document.getElementById("game").value);
-  if (!game) return;  // the games are not listed yet: drawn once they are
   const seats = document.getElementById("seats");
   const previous = Number(seats.value) || game.min_players;
   seats.replaceChildren(...Array.from(

@@ -179,10 +179,8 @@ def _pair_source(st: EvolutionState, move: Move) -> int | str:
     """The animal at the other end of the move's pair: an animal in two pairs can be handed
     food through either, in the order its owner chooses (rule E-3.8), so the label names the
     pair by that animal."""
-    if move["card"] not in st.pairs:
-        return "?"
-    _, a, b = st.pairs[move["card"]]
-    return b if a == move["animal"] else a
+    # A pair's two animals are alive while it is (remove_animal drops its pairs).
+    return st.partner(move["card"], move["animal"]).id if move["card"] in st.pairs else "?"
 
 
 def _label_pair_food(w: Wording, st: EvolutionState, move: Move, seat: int) -> str:
@@ -220,12 +218,12 @@ def _label_defend(w: Wording, st: EvolutionState, move: Move, seat: int) -> str:
     if card in st.pairs:
         # A pair card is named with its other animal: two Communication cards of one animal
         # link it to different animals, and which link it loses is the choice.
-        trait, a, b = st.pairs[card]
+        trait = _trait(w, st.pairs[card][0])
         if not st.pending:
-            return w.label("defend_tail_loss", trait=_trait(w, trait))
-        partner = b if a == st.pending["target"] else a
-        return w.label("defend_tail_loss", trait=w.label(
-            "paired_with", trait=_trait(w, trait), animal=partner))
+            return w.label("defend_tail_loss", trait=trait)
+        partner = st.partner(card, st.pending["target"]).id
+        return w.label("defend_tail_loss", trait=w.label("paired_with", trait=trait,
+                                                         animal=partner))
     lost = next((t for c, t in st.animals[st.pending["target"]].traits if c == card), "?") \
         if st.pending else "?"
     return w.label("defend_tail_loss", trait=_trait(w, lost))
