@@ -99,7 +99,12 @@ def read_match(match_id: str) -> dict[str, Any]:
 def join_match(match_id: str) -> tuple[dict[str, Any], int]:
     rate_limit("joins", settings().joins_per_minute)
     body = json_body(JoinSchema())
-    record, seat, token = service().join(match_id, body.get("seat"), body.get("name"))
+    # With an account's key (a person's access token too) the seat becomes the account's.
+    joiner = next(iter(creator_accounts()), None)
+    if joiner is not None and "name" in body:
+        raise Unprocessable("a seat taken with an account's key plays under the account's "
+                            "name: send no 'name'", field="name")
+    record, seat, token = service().join(match_id, body.get("seat"), body.get("name"), joiner)
     return {"seat": seat, "token": token, "match": service().describe(record, seat)}, 201
 
 

@@ -214,8 +214,14 @@ async function play(version, moveId) {
 
 async function join() {
   try {
-    const joined = await Arena.api("POST", `/v1/matches/${matchId}/join`, { body: {} });
+    // A signed-in person takes the seat as their account (people.js): their name, their
+    // matches, their turn notices; the access token then plays it.
+    const person = typeof People !== "undefined" && People.session();
+    const path = `/v1/matches/${matchId}/join`;
+    const joined = person ? await People.call("POST", path, { body: {} })
+      : await Arena.api("POST", path, { body: {} });
     Arena.saveToken(matchId, joined.seat, joined.token);
+    if (person) People.keepSeats(matchId, [...People.seatsIn(matchId), joined.seat]);
   } catch (failure) {
     document.getElementById("status").textContent = failure.message;
   }

@@ -550,8 +550,16 @@ class MatchService:
         self.store.unseal(match_id)
 
     # -- joining ----------------------------------------------------------------------------
-    def join(self, match_id: str, seat: int | None, name: str | None
-             ) -> tuple[MatchRecord, int, str]:
+    def join(self, match_id: str, seat: int | None, name: str | None,
+             account_id: str | None = None) -> tuple[MatchRecord, int, str]:
+        """Take an open seat (``seat``, or the first open one) and return its token.
+
+        With ``account_id`` (the joiner sent its key) the seat becomes that account's, as an
+        account seat of a new match is: it plays under the account's name, is listed among
+        the account's matches, its turns are announced to it and the key plays it."""
+        account = None if account_id is None else self.accounts.load(account_id)
+        if account_id is not None and account is None:  # deleted since its key was checked
+            raise Unauthorized("the key's account no longer exists")
         for _ in range(10):  # retry a lost compare-and-set against other joiners
             record = self.load(match_id)
             open_seats = [s["seat"] for s in record.seats if is_open(s)]
@@ -572,6 +580,10 @@ class MatchService:
             expected = record.version
             joined = record.seats[chosen]
             joined["joined"], joined["name"] = True, name or joined["name"]
+            if account is not None:  # now an account seat, as one it was created as
+                joined["kind"], joined["account"] = SeatKind.ACCOUNT, str(account["id"])
+                joined["name"], joined["webhook"] = str(account["name"]), bool(
+                    account.get("webhook"))
             record.updated_at = time.time()
             if all(s["joined"] for s in record.seats):
                 record.status = MatchStatus.RUNNING
@@ -585,6 +597,8 @@ class MatchService:
             if self.store.commit(record, expected, [entry],
                                  new_token=(chosen, hash_secret(token)), queued=due,
                                  queued_ttl=QUEUED_TTL):
+                if account is not None:
+                    self.accounts.add_match(account["id"], record.id)
                 self.send_bot_turns(record, due)
                 self._started(record)
                 return record, chosen, token

@@ -272,6 +272,46 @@ def test_my_matches_lists_live_and_finished_ones(client: FlaskClient) -> None:
     assert client.get("/v1/me/matches").status_code == 401
 
 
+def test_a_person_joining_an_open_seat_takes_it_as_their_own(client: FlaskClient) -> None:
+    """An open seat joined with a person's access token is the account's seat: it carries the
+    person's name, the match is among their matches, its turns are theirs to be told of and
+    the access token plays it. Joined without a key, it stays a seat of whoever holds its
+    token (as before)."""
+    person = sign_up(client)
+    token, account = person["access_token"], person["account"]
+    created = client.post("/v1/matches", json={"game": "savanna", "seed": 4, "seats": [
+        {"kind": "human", "name": "Host"}, {"kind": "open"}]}).get_json()
+    match_id = created["id"]
+    path = f"/v1/matches/{match_id}/join"
+    named = client.post(path, headers=bearer(token), json={"name": "Alias"})
+    assert check(named, "/v1/matches/{match_id}/join", "POST", 422)["field"] == "name"
+    not_a_key = client.post(path, headers=bearer("no-such-key"), json={})
+    check(not_a_key, "/v1/matches/{match_id}/join", "POST", 401)
+    joined = check(client.post(path, headers=bearer(token), json={}),
+                   "/v1/matches/{match_id}/join", "POST", 201)
+    seat = joined["match"]["seats"][1]
+    assert joined["seat"] == 1 and joined["match"]["status"] == "running"
+    assert (seat["kind"], seat["account"], seat["name"]) == ("account", account["id"],
+                                                              account["name"])
+    mine = client.get("/v1/me/matches", headers=bearer(token)).get_json()
+    assert [(m["id"], m["your_seats"]) for m in mine["live"]] == [(match_id, [1])]
+    host = created["tokens"][0]["token"]
+    for _ in range(10):  # the host moves until the person owes a move
+        if 1 in client.get(f"/v1/matches/{match_id}").get_json()["to_move"]:
+            break
+        play_a_move(client, match_id, host)
+    turns = client.get("/v1/me/turns", headers=bearer(token)).get_json()["turns"]
+    assert [(t["match"], t["seat"]) for t in turns] == [(match_id, 1)]
+    play_a_move(client, match_id, token)
+    # Without a key the seat is the token holder's alone, named as the request says.
+    other = client.post("/v1/matches", json={"game": "savanna", "seats": [
+        {"kind": "human"}, {"kind": "open"}]}).get_json()
+    plain = client.post(f"/v1/matches/{other['id']}/join", json={"name": "Guest"}).get_json()
+    assert plain["match"]["seats"][1]["kind"] == "open"
+    assert plain["match"]["seats"][1]["name"] == "Guest"
+    assert "account" not in plain["match"]["seats"][1]
+
+
 def test_an_unknown_name_takes_as_long_as_a_wrong_password(client: FlaskClient) -> None:
     """Every sign-in verifies an Argon2 hash (a dummy one for a name no person holds), so
     its time does not tell whether the name exists (medians of five against each other).

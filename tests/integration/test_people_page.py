@@ -119,3 +119,40 @@ def test_a_match_a_signed_in_person_creates_is_theirs(browser: Browser, api_url:
     finally:
         context.close()
     assert errors == [], errors
+
+
+def test_a_signed_in_person_joins_an_open_seat_as_themself(browser: Browser,
+                                                            api_url: str) -> None:
+    """"Join an open seat" on the match page, signed in, takes the seat as the person's
+    account: it bears their name, the match is in their "My matches" and their access token
+    plays it."""
+    context = browser.new_context()
+    errors: list[str] = []
+    name = f"Dee {secrets.token_hex(3)}"
+    try:
+        page = context.new_page()
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(f"{api_url}/")
+        enter(page, name, "#sign-up")
+        with Client(api_url) as client:
+            created = client.call("POST", "/v1/matches", None, json={
+                "game": "savanna", "seed": 5, "seats": [{"kind": "open"}, {"kind": "human"}]}
+                ).json()
+        page.goto(f"{api_url}/play/{created['id']}")
+        page.click("#join")
+        offered = page.locator("#moves-card:not([hidden]) button.move:not([disabled])")
+        expect(offered.first).to_be_visible(timeout=20_000)
+        with Client(api_url) as client:
+            seat = client.match(created["id"])["seats"][0]
+        assert (seat["kind"], seat["name"]) == ("account", name)
+        with page.expect_response(
+                lambda r: r.request.method == "POST" and r.url.endswith("/moves")) as posted:
+            offered.first.click()
+        assert posted.value.status == 200
+        assert posted.value.request.headers["authorization"].startswith("Bearer eva_")
+        page.goto(f"{api_url}/")
+        expect(page.locator(f"tr.my-match[data-match='{created['id']}']")).to_be_visible(
+            timeout=10_000)
+    finally:
+        context.close()
+    assert errors == [], errors
