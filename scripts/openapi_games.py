@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import sys
 from pathlib import Path
 from typing import Any
@@ -24,7 +25,7 @@ import yaml
 
 from shared.domain.types import MatchStatus
 from shared.games import all_games
-from shared.kernel.protocol import Game
+from shared.kernel.protocol import Game, State
 
 SPEC = Path(__file__).resolve().parents[1] / "openapi.yaml"
 BEGIN = ("    # >>> per-game schemas, written by `python -m scripts.openapi_games` from each "
@@ -63,6 +64,12 @@ def _for_the_contract(node: Any, prefix: str) -> Any:
     return out
 
 
+def groups_moves(game: Game) -> bool:
+    """Whether ``game``'s states name their moves' groups (``State.move_group``)."""
+    state = game.new_state(game.min_players, game.resolve_options({}), random.Random(0))
+    return type(state).move_group is not State.move_group
+
+
 def game_components(game: Game) -> dict[str, Any]:
     """The components of one game, by name."""
     prefix = pascal(game.id)
@@ -76,12 +83,16 @@ def game_components(game: Game) -> dict[str, Any]:
         "oneOf": [{"$ref": REF + name} for name in moves.values()],
         "discriminator": {"propertyName": "type",
                           "mapping": {kind: REF + name for kind, name in moves.items()}}}
+    legal: dict[str, Any] = {
+        "id": {"type": "string", "description": "A short stable id; submit it as `move_id`."},
+        "label": {"type": "string", "description": "The move in words, for a person."}}
+    if groups_moves(game):
+        legal["group"] = {"type": "string", "description": (
+            "The card the move plays, takes or discards, for a person choosing from a long "
+            "list; a group's moves come together (see `LegalMove`).")}
     out[f"{prefix}LegalMove"] = {
         "type": "object", "required": ["id", "label", "move"],
-        "properties": {
-            "id": {"type": "string", "description": "A short stable id; submit it as `move_id`."},
-            "label": {"type": "string", "description": "The move in words, for a person."},
-            "move": {"$ref": f"{REF}{prefix}Move"}},
+        "properties": {**legal, "move": {"$ref": f"{REF}{prefix}Move"}},
         "additionalProperties": False}
     out[f"{prefix}LegalMoves"] = {
         "type": "object", "description": f"The legal moves of a seat in a `{game.id}` match.",

@@ -8,6 +8,7 @@ const page = {
   match: null, moves: null, seat: null, busy: false, again: false, stream: null,
   shown: null, redraw: false,  // what the page shows (version/status/seat); draw it anyway
   hint: null, asking: false,  // the hint shown or asked for: {moves, answer}; a request out
+  groups: null,  // the folded move list's open sections: {moves, open} (moveList)
 };
 
 // A seat and token may come in the fragment (#seat=1&token=...): kept like a created one.
@@ -113,9 +114,7 @@ function drawMoves(moves) {
     clearHint();
     return;
   }
-  list.replaceChildren(...moves.moves.map((move) => Arena.el("button", {
-    class: "move", dataset: { id: move.id, focusKey: `move:${move.id}` }, onclick: () => play(moves.version, move.id),
-  }, move.label)));
+  list.replaceChildren(...moveList(moves));
   // No hints where results count. A hint answers the seat's question; another seat's hidden
   // pick changes the version, not the seat's moves nor (almost always) its question, so the
   // hint stays and the page asks again: the API answers from the answer it kept, no search.
@@ -127,6 +126,41 @@ function drawMoves(moves) {
   } else {
     clearHint();
   }
+}
+
+// A long list (a card's many targets) is folded: each run of moves the API puts in one group
+// (LegalMove.group, the card) is a section the person opens, the first one open. Which are
+// open is kept while the same moves are drawn again (the hint, another seat's news).
+const GROUP_FROM = 12;
+function moveList(moves) {
+  const button = (move) => Arena.el("button", {
+    class: "move", dataset: { id: move.id, focusKey: `move:${move.id}` }, onclick: () => play(moves.version, move.id),
+  }, move.label);
+  if (moves.moves.length < GROUP_FROM) return moves.moves.map(button);
+  const runs = [];
+  for (const move of moves.moves) {
+    const last = runs[runs.length - 1];
+    if (move.group && last && last.group === move.group) last.moves.push(move);
+    else runs.push({ group: move.group || null, moves: [move] });
+  }
+  const folded = runs.filter((run) => run.group && run.moves.length > 1);
+  const key = movesKey(moves);
+  if (page.groups?.moves !== key) {
+    page.groups = { moves: key, open: new Set(folded.length ? [folded[0].group] : []) };
+  }
+  const open = page.groups.open;
+  return runs.flatMap((run) => {
+    if (!folded.includes(run)) return run.moves.map(button);
+    const section = Arena.el("details", { class: "move-group", dataset: { group: run.group } },
+      Arena.el("summary", { dataset: { focusKey: `group:${run.group}` } },
+        `${run.group} · ${run.moves.length}`),
+      ...run.moves.map(button));
+    section.open = open.has(run.group);
+    section.addEventListener("toggle", () => {
+      if (section.open) open.add(run.group); else open.delete(run.group);
+    });
+    return [section];
+  });
 }
 
 function clearHint(message = "") {
@@ -176,6 +210,8 @@ async function askHint() {
 function showHint(hint) {
   document.querySelectorAll("button.move").forEach((b) => {
     b.classList.toggle("hinted", b.dataset.id === hint.move_id);
+    const section = b.closest("details.move-group");
+    if (b.dataset.id === hint.move_id && section) section.open = true;  // shown, not folded
   });
   const estimate = hint.win_estimate === null ? ""
     : Arena.t(" (win estimate {percent}%)", { percent: Math.round(hint.win_estimate * 100) });

@@ -133,6 +133,12 @@ class State(metaclass=ABCMeta):
         templates of their ``texts.<lang>.json``: :func:`shared.kernel.catalogue.wording`)."""
         return self.move_id(move)
 
+    def move_group(self, move: Move, lang: str = "en") -> str | None:
+        """What ``move`` is one of, for people choosing from a long list (the card it plays,
+        in ``lang``), or None. A page folds a run of moves of one group into one heading, so
+        an engine lists a group's moves together."""
+        return None
+
     def random_move(self, seat: int, rng: random.Random) -> Move:
         """A uniformly random legal move (playouts call this; engines may make it faster)."""
         return rng.choice(self.legal_moves(seat))

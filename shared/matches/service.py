@@ -46,6 +46,7 @@ from shared.kernel.protocol import Game, IllegalMove, NotYourTurn, State
 from shared.matches import carryover, clocks, resignation, summaries
 from shared.matches import randomness as match_random
 from shared.matches.accounts_port import AccountDirectory
+from shared.matches.listing import listed_moves
 from shared.matches.moves import move_problem
 from shared.matches.randomness import MatchRandom
 from shared.matches.record import ENDED, MatchRecord
@@ -533,8 +534,7 @@ class MatchService:
                 or seat in record.resigned):
             return []
         state = get_game(record.game).state_from_json(jsontext.loads(record.state))
-        return [{"id": state.move_id(m), "label": state.move_label(m, lang), "move": m}
-                for m in state.legal_moves(seat)]
+        return listed_moves(state, seat, lang)
 
     def events(self, record: MatchRecord, seat: int | None, since: int = 0
                ) -> list[dict[str, Any]]:

@@ -24,6 +24,7 @@ from shared.games.darwinning import cards as darwinning_cards
 from shared.games.evolution import cards as evolution_cards
 from shared.games.evolution_ns import cards as evolution_ns_cards
 from shared.kernel.protocol import Game, Move
+from shared.matches.listing import listed_moves
 
 
 def evolution_face(state: Any, card: int) -> Hashable:
@@ -96,3 +97,59 @@ def test_a_label_names_one_choice(game: Game, most: bool) -> None:
     players = game.max_players if most else game.min_players
     found = [hit for seed in SEEDS for hit in ambiguous_labels(game, players, seed)]
     assert not found, found[:3]
+
+
+def scattered_groups(game: Game, players: int, seed: int) -> list[tuple[str, list[str | None]]]:
+    """Each (language, groups in list order) where, as the API lists the moves
+    (``listed_moves``: every legal move once), a group's moves are not together, a group is
+    blank, or a move of one card has none while another of the list has one."""
+    rng = random.Random(seed)
+    state = game.new_state(players, game.resolve_options({}), rng)
+    found = []
+    while not state.is_over():
+        for seat in state.to_move():
+            legal = state.legal_moves(seat)
+            for lang in LANGUAGES:
+                listed = listed_moves(state, seat, lang)
+                assert sorted(map(repr, (e["move"] for e in listed))) == sorted(map(repr, legal))
+                groups = [entry.get("group") for entry in listed]
+                runs = [g for i, g in enumerate(groups) if i == 0 or g != groups[i - 1]]
+                named = [g for g in runs if g is not None]
+                one_card = [g for entry, g in zip(listed, groups, strict=True)
+                            if isinstance(entry["move"].get("card"), int)]
+                if (len(named) != len(set(named)) or any(not g or not g.strip() for g in named)
+                        or (any(one_card) and None in one_card)):
+                    found.append((lang, groups))
+        seat = rng.choice(state.to_move())
+        state.apply(seat, state.random_move(seat, rng), rng)
+    return found
+
+
+@pytest.mark.parametrize("game", all_games(), ids=lambda g: g.id)
+@pytest.mark.parametrize("most", [False, pytest.param(True, marks=pytest.mark.slow)],
+                         ids=["fewest", "most"])
+def test_a_group_lists_its_moves_together(game: Game, most: bool) -> None:
+    """The match page folds each run of one group into one section: a group whose moves were
+    apart would show as two sections of one name."""
+    players = game.max_players if most else game.min_players
+    found = [hit for seed in SEEDS for hit in scattered_groups(game, players, seed)]
+    assert not found, found[:3]
+
+
+@pytest.mark.parametrize("game", ["darwinning", "evolution", "evolution-ns"])
+def test_the_card_games_group_a_cards_moves(game: str) -> None:
+    """Where a list is long, the games whose moves play one card name it as their group."""
+    found = {lang: 0 for lang in LANGUAGES}
+    target = next(g for g in all_games() if g.id == game)
+    for seed in SEEDS:
+        rng = random.Random(seed)
+        state = target.new_state(target.min_players, target.resolve_options({}), rng)
+        while not state.is_over():
+            seat = rng.choice(state.to_move())
+            legal = state.legal_moves(seat)
+            for lang in LANGUAGES:
+                groups = [state.move_group(move, lang) for move in legal]
+                if len(legal) >= 12 and any(groups.count(g) > 1 for g in groups if g):
+                    found[lang] += 1
+            state.apply(seat, state.random_move(seat, rng), rng)
+    assert all(found.values()), found

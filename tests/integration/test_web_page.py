@@ -388,3 +388,46 @@ def test_the_match_page_counts_the_clocks_down(page: Page, api_url: str,
     expect(clocks.first).to_contain_text("running")
     first = clocks.first.inner_text()
     expect(clocks.first).not_to_have_text(first, timeout=3000)  # no new answer: it ticks
+
+
+def test_a_long_move_list_is_folded_by_card(page: Page, api_url: str, client: Client) -> None:
+    """Evolution (North Star) offers a seat dozens of moves (each card: a trait on each
+    species, a new species at either end, growth of every species): the page folds them into
+    one section per card, the first open, and keeps the person's open sections across a
+    redraw of the same moves; a move in a section opened is played as any other."""
+    created = client.create({"game": "evolution-ns", "seed": 1, "seats": [
+        {"kind": "human"}, {"kind": "human"}]})
+    match_id = created["id"]
+    tokens = [t["token"] for t in created["tokens"]]
+    for _ in range(20):  # both seats put out food until seat 0 has a long list
+        mine = client.call("GET", f"/v1/matches/{match_id}/moves", tokens[0]).json()
+        if len(mine["moves"]) >= 12:
+            break
+        for token in tokens:
+            moves = client.call("GET", f"/v1/matches/{match_id}/moves", token).json()
+            if moves["moves"]:
+                client.call("POST", f"/v1/matches/{match_id}/moves", token, json={
+                    "version": moves["version"], "move_id": moves["moves"][0]["id"]})
+    groups = list(dict.fromkeys(m["group"] for m in mine["moves"] if "group" in m))
+    assert len(mine["moves"]) >= 12 and len(groups) > 1, mine
+    page.goto(f"{api_url}/play/{match_id}#seat=0&token={tokens[0]}")
+    sections = page.locator("#moves details.move-group")
+    expect(sections.first).to_be_visible(timeout=TURN_TIMEOUT)
+    assert sections.count() == len(groups)
+    expect(sections.first.locator("summary")).to_contain_text(groups[0])
+    assert [sections.nth(i).evaluate("d => d.open") for i in range(len(groups))] == [
+        True] + [False] * (len(groups) - 1)
+    # Every move is on the page once, in the API's order, sections and all.
+    ids = page.eval_on_selector_all("#moves button.move", "bs => bs.map(b => b.dataset.id)")
+    assert ids == [m["id"] for m in mine["moves"]]
+    last = sections.nth(len(groups) - 1)
+    last.locator("summary").click()
+    expect(last.locator("button.move").first).to_be_visible()
+    # The same moves drawn again (as on news of another seat): the sections stay as they were.
+    page.locator("body").evaluate("() => { page.redraw = true; return refresh(); }")
+    expect(page.locator("#moves details.move-group").nth(len(groups) - 1)).to_have_attribute(
+        "open", "")
+    with page.expect_response(_is_move_post) as posted:
+        page.locator("#moves details.move-group").nth(len(groups) - 1).locator(
+            "button.move").first.click()
+    assert posted.value.status == 200

@@ -327,6 +327,9 @@ class DarwinningState(EventsOptionalState):
     def move_label(self, move: Move, lang: str = "en") -> str:
         return wording.move_label(self, move, lang)
 
+    def move_group(self, move: Move, lang: str = "en") -> str | None:
+        return wording.move_group(move, lang)
+
     def explain_illegal(self, seat: int, move: Move) -> str:
         return views.explain_illegal(self, seat, move)
 

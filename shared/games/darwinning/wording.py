@@ -188,6 +188,13 @@ _LABELS: Final[dict[str, Callable[[Wording, DarwinningState, Move, int], str]]] 
 _PLAIN: Final = frozenset({"no_upgrade", "no_pick", "no_steal", "stop_eating"})
 
 
+def move_group(move: Move, lang: str = "en") -> str | None:
+    """The one card a move takes or places (a pick from the discard pile, for each of its
+    uses and places), None for a move of several cards or none."""
+    card = move.get("card")
+    return card_name(wording(_DATA_DIR, lang), card) if isinstance(card, int) else None
+
+
 def move_label(st: DarwinningState, move: Move, lang: str = "en") -> str:
     kind = move.get("type")
     w = wording(_DATA_DIR, lang)

@@ -250,6 +250,13 @@ _LABELS: Final[dict[str, Callable[[Wording, EvolutionState, Move, int], str]]] =
 }
 
 
+def move_group(move: Move, lang: str = "en") -> str | None:
+    """The card a move plays (as a new animal, or either of its traits on some animals), None
+    for a move with no card."""
+    card = move.get("card")
+    return _card(wording(_DATA_DIR, lang), card) if isinstance(card, int) else None
+
+
 def move_label(st: EvolutionState, move: Move, lang: str = "en") -> str:
     seat = st.to_move()[0] if st.to_move() else st.turn
     kind = move.get("type")

@@ -268,6 +268,9 @@ class NSState(EventsOptionalState):
     def move_label(self, move: Move, lang: str = "en") -> str:
         return views.move_label(self, move, lang)
 
+    def move_group(self, move: Move, lang: str = "en") -> str | None:
+        return views.move_group(move, lang)
+
     def explain_illegal(self, seat: int, move: Move) -> str:
         return views.explain_illegal(self, seat, move)
 

@@ -191,6 +191,13 @@ def _species(w: Wording, st: NSState, seat: int, index: int, viewer: int | None 
 _PLAIN: Final = {"done": "done", "strike": "strike", "pass": "pass"}
 
 
+def move_group(move: Move, lang: str = "en") -> str | None:
+    """The card a move plays or discards (a card's trait, new species and growth choices
+    are listed together), None for a move with no card."""
+    card = move.get("card")
+    return _card(wording(_DATA_DIR, lang), card) if isinstance(card, int) else None
+
+
 def move_label(st: NSState, move: Move, lang: str = "en") -> str:
     seats = st.to_move()
     seat = st.turn if st.turn in seats or not seats else seats[0]
