@@ -131,14 +131,18 @@ function drawMoves(moves) {
 // A long list (a card's many targets) is folded: each run of moves the API puts in one group
 // (LegalMove.group, the card) is a section the person opens, the first one open. Which are
 // open is kept while the same moves are drawn again (the hint, another seat's news).
+// Moves of one label are one choice made with identical copies of a card (LegalMove.label):
+// one button plays the first of them, and a hint naming any of them marks it.
 const GROUP_FROM = 12;
 function moveList(moves) {
+  const choices = distinctChoices(moves.moves);
   const button = (move) => Arena.el("button", {
-    class: "move", dataset: { id: move.id, focusKey: `move:${move.id}` }, onclick: () => play(moves.version, move.id),
+    class: "move", dataset: { id: move.id, ids: move.ids.join(" "), focusKey: `move:${move.id}` },
+    onclick: () => play(moves.version, move.id),
   }, move.label);
-  if (moves.moves.length < GROUP_FROM) return moves.moves.map(button);
+  if (choices.length < GROUP_FROM) return choices.map(button);
   const runs = [];
-  for (const move of moves.moves) {
+  for (const move of choices) {
     const last = runs[runs.length - 1];
     if (move.group && last && last.group === move.group) last.moves.push(move);
     else runs.push({ group: move.group || null, moves: [move] });
@@ -161,6 +165,16 @@ function moveList(moves) {
     });
     return [section];
   });
+}
+
+function distinctChoices(moves) {
+  const byLabel = new Map();
+  for (const move of moves) {
+    const same = byLabel.get(move.label);
+    if (same) same.ids.push(move.id);
+    else byLabel.set(move.label, { ...move, ids: [move.id] });
+  }
+  return [...byLabel.values()];
 }
 
 function clearHint(message = "") {
@@ -209,9 +223,10 @@ async function askHint() {
 
 function showHint(hint) {
   document.querySelectorAll("button.move").forEach((b) => {
-    b.classList.toggle("hinted", b.dataset.id === hint.move_id);
+    const hinted = b.dataset.ids.split(" ").includes(hint.move_id);
+    b.classList.toggle("hinted", hinted);
     const section = b.closest("details.move-group");
-    if (b.dataset.id === hint.move_id && section) section.open = true;  // shown, not folded
+    if (hinted && section) section.open = true;  // shown, not folded
   });
   const estimate = hint.win_estimate === null ? ""
     : Arena.t(" (win estimate {percent}%)", { percent: Math.round(hint.win_estimate * 100) });

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import (
@@ -157,7 +158,8 @@ def test_a_person_asks_what_the_bot_would_play(
     # and is no 429.
     again = client.call("GET", f"/v1/matches/{match_id}/hint", token)
     assert again.status_code == 200, again.text
-    assert hinted.get_attribute("data-id") == again.json()["move_id"]
+    # The hinted button plays the hinted move (or an identical copy's: one button for both).
+    assert again.json()["move_id"] in (hinted.get_attribute("data-ids") or "").split()
     assert again.json()["label"] in page.locator("#hint-text").inner_text()
     hinted.click()  # playing it clears the hint with the moves it answered
     expect(page.locator("button.move.hinted")).to_have_count(0, timeout=TURN_TIMEOUT)
@@ -390,6 +392,22 @@ def test_the_match_page_counts_the_clocks_down(page: Page, api_url: str,
     expect(clocks.first).not_to_have_text(first, timeout=3000)  # no new answer: it ticks
 
 
+def _first_moves_until(client: Client, match_id: str, tokens: list[str],
+                       wanted: Callable[[list[dict[str, Any]]], bool]) -> list[dict[str, Any]]:
+    """Each seat plays its first listed move, step by step, until seat 0's legal moves are
+    ``wanted``; those moves."""
+    for _ in range(40):
+        mine = client.call("GET", f"/v1/matches/{match_id}/moves", tokens[0]).json()["moves"]
+        if wanted(mine):
+            return mine  # type: ignore[no-any-return]
+        for token in tokens:
+            moves = client.call("GET", f"/v1/matches/{match_id}/moves", token).json()
+            if moves["moves"]:
+                client.call("POST", f"/v1/matches/{match_id}/moves", token, json={
+                    "version": moves["version"], "move_id": moves["moves"][0]["id"]})
+    raise AssertionError("no such list of moves came: pick another seed")
+
+
 def test_a_long_move_list_is_folded_by_card(page: Page, api_url: str, client: Client) -> None:
     """Evolution (North Star) offers a seat dozens of moves (each card: a trait on each
     species, a new species at either end, growth of every species): the page folds them into
@@ -399,17 +417,9 @@ def test_a_long_move_list_is_folded_by_card(page: Page, api_url: str, client: Cl
         {"kind": "human"}, {"kind": "human"}]})
     match_id = created["id"]
     tokens = [t["token"] for t in created["tokens"]]
-    for _ in range(20):  # both seats put out food until seat 0 has a long list
-        mine = client.call("GET", f"/v1/matches/{match_id}/moves", tokens[0]).json()
-        if len(mine["moves"]) >= 12:
-            break
-        for token in tokens:
-            moves = client.call("GET", f"/v1/matches/{match_id}/moves", token).json()
-            if moves["moves"]:
-                client.call("POST", f"/v1/matches/{match_id}/moves", token, json={
-                    "version": moves["version"], "move_id": moves["moves"][0]["id"]})
-    groups = list(dict.fromkeys(m["group"] for m in mine["moves"] if "group" in m))
-    assert len(mine["moves"]) >= 12 and len(groups) > 1, mine
+    mine = _first_moves_until(client, match_id, tokens, lambda moves: len(moves) >= 12)
+    groups = list(dict.fromkeys(m["group"] for m in mine if "group" in m))
+    assert len(groups) > 1, mine
     page.goto(f"{api_url}/play/{match_id}#seat=0&token={tokens[0]}")
     sections = page.locator("#moves details.move-group")
     expect(sections.first).to_be_visible(timeout=TURN_TIMEOUT)
@@ -417,9 +427,9 @@ def test_a_long_move_list_is_folded_by_card(page: Page, api_url: str, client: Cl
     expect(sections.first.locator("summary")).to_contain_text(groups[0])
     assert [sections.nth(i).evaluate("d => d.open") for i in range(len(groups))] == [
         True] + [False] * (len(groups) - 1)
-    # Every move is on the page once, in the API's order, sections and all.
+    # Every move is on the page, in the API's order, sections and all.
     ids = page.eval_on_selector_all("#moves button.move", "bs => bs.map(b => b.dataset.id)")
-    assert ids == [m["id"] for m in mine["moves"]]
+    assert ids == [m["id"] for m in mine]
     last = sections.nth(len(groups) - 1)
     last.locator("summary").click()
     expect(last.locator("button.move").first).to_be_visible()
@@ -431,3 +441,23 @@ def test_a_long_move_list_is_folded_by_card(page: Page, api_url: str, client: Cl
         page.locator("#moves details.move-group").nth(len(groups) - 1).locator(
             "button.move").first.click()
     assert posted.value.status == 200
+
+
+def test_copies_of_a_card_make_one_button(page: Page, api_url: str, client: Client) -> None:
+    """Moves of one label are one choice made with identical copies of a card: the page shows
+    one button for them, which plays the first (seeded: this Evolution list has copies)."""
+    created = client.create({"game": "evolution", "seed": 3, "seats": [
+        {"kind": "human"}, {"kind": "human"}]})
+    match_id = created["id"]
+    tokens = [t["token"] for t in created["tokens"]]
+    mine = _first_moves_until(client, match_id, tokens, lambda moves: len(
+        {m["label"] for m in moves}) < len(moves))
+    by_label: dict[str, list[str]] = {}
+    for move in mine:
+        by_label.setdefault(move["label"], []).append(move["id"])
+    page.goto(f"{api_url}/play/{match_id}#seat=0&token={tokens[0]}")
+    buttons = page.locator("#moves button.move")
+    expect(buttons.first).to_be_attached(timeout=TURN_TIMEOUT)
+    shown = page.eval_on_selector_all("#moves button.move", """bs => bs.map(
+        b => [b.textContent, b.dataset.id, b.dataset.ids.split(' ')])""")
+    assert shown == [[label, ids[0], ids] for label, ids in by_label.items()]
