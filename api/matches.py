@@ -37,6 +37,7 @@ from shared.bots.hints import hint
 from shared.domain.errors import ServiceError, Unauthorized, Unavailable, Unprocessable
 from shared.domain.types import MatchStatus
 from shared.infra.queue import send_hint
+from shared.matches import retries
 from shared.matches.record import ENDED, MatchRecord
 from shared.matches.service import shown
 
@@ -49,23 +50,49 @@ SUBMIT_MOVE = SubmitMoveSchema()
 
 @bp.post("")
 def create_match() -> tuple[dict[str, Any], int, dict[str, str]]:
-    rate_limit("matches", settings().matches_per_minute)
+    key = retry_key()
     body = json_body(CreateMatchSchema())
     accepted = creator_accounts()  # the key's account's seats are taken; others invited
+    retry = None if key is None else (key, retries.fingerprint("create", body, accepted))
+    # A request sent again gets the match the first one created before any limit: it is
+    # created already, and a client that lost the answer must be able to learn its tokens.
+    earlier = None if retry is None else service().created_under(*retry)
+    if earlier is not None:
+        return created(*earlier)
+    rate_limit("matches", settings().matches_per_minute)
     match_id = secrets.token_hex(8)  # chosen first: its bot seats are reserved under it
     work = admit_bot_work(body["seats"], match_id)
     try:
         record, tokens = service().create_match(
             body["game"], body["options"], body.get("seed"), body["seats"],
             rated=body["rated"], move_deadline=body.get("move_deadline"), match_id=match_id,
-            accepted=accepted, time_control=body.get("time_control"))
+            accepted=accepted, time_control=body.get("time_control"), retry=retry)
     except Exception:
         if work is not None:
             work.release(client_address(), match_id)
         raise
+    return created(record, tokens)
+
+
+def created(record: MatchRecord, tokens: dict[int, str]
+            ) -> tuple[dict[str, Any], int, dict[str, str]]:
     out = service().describe(record, None)
     out["tokens"] = [{"seat": seat, "token": token} for seat, token in sorted(tokens.items())]
     return out, 201, {"Location": f"/v1/matches/{record.id}"}
+
+
+def retry_key() -> str | None:
+    """The request's Idempotency-Key where no token guards the request (creating a match,
+    joining one): the key alone tells one client's retry from another's request, so it must
+    be long (422 otherwise; ``shared.matches.retries``)."""
+    key = request.headers.get("Idempotency-Key")
+    if key is None:
+        return None
+    if not (retries.MIN_KEY_LENGTH <= len(key) <= _IDEMPOTENCY_KEY_MAX and key.isprintable()):
+        raise Unprocessable(f"Idempotency-Key must be {retries.MIN_KEY_LENGTH}-"
+                            f"{_IDEMPOTENCY_KEY_MAX} printable characters here (a UUID): no "
+                            "token guards this request, so the key must not be guessable")
+    return key
 
 
 @bp.get("")
@@ -97,14 +124,23 @@ def read_match(match_id: str) -> dict[str, Any]:
 
 @bp.post("/<match_id>/join")
 def join_match(match_id: str) -> tuple[dict[str, Any], int]:
-    rate_limit("joins", settings().joins_per_minute)
+    key = retry_key()
     body = json_body(JoinSchema())
     # With an account's key (a person's access token too) the seat becomes the account's.
     joiner = next(iter(creator_accounts()), None)
     if joiner is not None and "name" in body:
         raise Unprocessable("a seat taken with an account's key plays under the account's "
                             "name: send no 'name'", field="name")
-    record, seat, token = service().join(match_id, body.get("seat"), body.get("name"), joiner)
+    retry = None if key is None else (key, retries.fingerprint("join", match_id, body, joiner))
+    # A join sent again gets the seat the first one took before any limit (its answer lost).
+    earlier = None if retry is None else service().joined_under(match_id, *retry)
+    if earlier is not None:
+        seat, token = earlier
+        record = service().load(match_id)
+    else:
+        rate_limit("joins", settings().joins_per_minute)
+        record, seat, token = service().join(match_id, body.get("seat"), body.get("name"),
+                                             joiner, retry)
     return {"seat": seat, "token": token, "match": service().describe(record, seat)}, 201
 
 

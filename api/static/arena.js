@@ -2,14 +2,34 @@
 "use strict";
 
 const Arena = {
-  async api(method, path, { token, body } = {}) {
+  // ``retry``: send the request again, with one Idempotency-Key, when its answer is lost on
+  // the way (a phone between networks) or the first is still being handled (409 with
+  // Retry-After): creating a match or joining a seat then never makes a second one.
+  async api(method, path, { token, body, retry = false } = {}) {
     // The page's language (docs/languages.md): move labels and errors' details come in it.
     const headers = { Accept: "application/json", "Accept-Language": Arena.lang() };
     if (token) headers.Authorization = `Bearer ${token}`;
     if (body !== undefined) headers["Content-Type"] = "application/json";
-    const response = await fetch(path, {
+    if (retry) {  // getRandomValues, not randomUUID: the latter needs HTTPS off localhost
+      headers["Idempotency-Key"] = Array.from(crypto.getRandomValues(new Uint8Array(16)),
+        (byte) => byte.toString(16).padStart(2, "0")).join("");
+    }
+    const send = () => fetch(path, {
       method, headers, body: body === undefined ? undefined : JSON.stringify(body),
     });
+    let response;
+    for (let attempt = 0; ; attempt++) {
+      const last = !retry || attempt >= 3;
+      try {
+        response = await send();
+      } catch (lost) {
+        if (last) throw lost;
+        await new Promise((resolve) => { setTimeout(resolve, 500 * (attempt + 1)); });
+        continue;
+      }
+      if (last || response.status !== 409 || !response.headers.get("Retry-After")) break;
+      await new Promise((resolve) => { setTimeout(resolve, 1000); });
+    }
     const data = response.status === 204 ? null : await response.json();
     if (!response.ok) {
       const error = new Error((data && data.detail) || `HTTP ${response.status}`);

@@ -49,7 +49,7 @@ async function create(event) {
   try {
     const body = { game: document.getElementById("game").value, seats: kinds.map(seatSpec) };
     const match = kinds.includes("account") ? await People.createMatch(body)
-      : await Arena.api("POST", "/v1/matches", { body });
+      : await Arena.api("POST", "/v1/matches", { body, retry: true });
     for (const { seat, token } of match.tokens) Arena.saveToken(match.id, seat, token);
     window.location.href = `/play/${match.id}`;
   } catch (failure) {

@@ -269,8 +269,8 @@ async function join() {
     // matches, their turn notices; the access token then plays it.
     const person = typeof People !== "undefined" && People.session();
     const path = `/v1/matches/${matchId}/join`;
-    const joined = person ? await People.call("POST", path, { body: {} })
-      : await Arena.api("POST", path, { body: {} });
+    const joined = person ? await People.call("POST", path, { body: {}, retry: true })
+      : await Arena.api("POST", path, { body: {}, retry: true });
     Arena.saveToken(matchId, joined.seat, joined.token);
     if (person) People.keepSeats(matchId, [...People.seatsIn(matchId), joined.seat]);
   } catch (failure) {

@@ -89,7 +89,7 @@ const People = {
 
   // A match whose account seats are the person's: created with its access token.
   async createMatch(body) {
-    const match = await People.call("POST", "/v1/matches", { body });
+    const match = await People.call("POST", "/v1/matches", { body, retry: true });
     const id = People.session().account.id;
     People.keepSeats(match.id, match.seats.filter((s) => s.account === id).map((s) => s.seat));
     return match;

@@ -33,6 +33,16 @@ class Conflict(ServiceError):
     status = 409
 
 
+class UnderWay(Conflict):
+    """409: an earlier request with the same Idempotency-Key is still being handled; the
+    same request sent again after ``Retry-After`` gets its answer."""
+
+    def __init__(self) -> None:
+        super().__init__("a request with this Idempotency-Key is still being handled; send "
+                         "it again in a moment", retry_after=1)
+        self.headers = {"Retry-After": "1"}
+
+
 class Gone(ServiceError):
     """The match existed but what was asked is no longer kept or can no longer be served."""
 

@@ -36,14 +36,22 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 from shared.bots import catalogue as bot_catalogue
-from shared.domain.errors import Conflict, Forbidden, Gone, NotFound, Unauthorized, Unprocessable
+from shared.domain.errors import (
+    Conflict,
+    Forbidden,
+    Gone,
+    NotFound,
+    Unauthorized,
+    UnderWay,
+    Unprocessable,
+)
 from shared.domain.types import MatchStatus, SeatBot, SeatKind, SeatRecord
 from shared.games import all_games, get_game
 from shared.infra import jsontext
 from shared.infra.secrets import hash_secret
 from shared.infra.stats import WorkerStats
 from shared.kernel.protocol import Game, IllegalMove, NotYourTurn, State
-from shared.matches import carryover, clocks, resignation, summaries
+from shared.matches import carryover, clocks, resignation, retries, summaries
 from shared.matches import randomness as match_random
 from shared.matches.accounts_port import AccountDirectory
 from shared.matches.listing import listed_moves
@@ -76,6 +84,24 @@ Invited = Callable[[str, dict[str, Any]], None]
 def _public_seat(seat: Mapping[str, object]) -> dict[str, object]:
     return {key: seat[key] for key in ("seat", "kind", "name", "bot", "account", "joined",
                                        "invited") if key in seat}
+
+
+def _seat_to_join(record: MatchRecord, seat: int | None) -> int:
+    """The open seat a join takes: ``seat``, or the first open one (409 if none is)."""
+    open_seats = [s["seat"] for s in record.seats if is_open(s)]
+    if record.status in ENDED:
+        raise Conflict(f"this match is {record.status}: its open seats can no longer be "
+                       "joined")
+    if not open_seats:
+        raise Conflict("this match has no open seat left")
+    if seat is None:
+        return open_seats[0]
+    if not 0 <= seat < len(record.seats):
+        raise Unprocessable(f"seat must be between 0 and {len(record.seats) - 1}",
+                            field="seat")
+    if seat not in open_seats:
+        raise Conflict(f"seat {seat} is not open")
+    return seat
 
 
 def is_open(seat: Mapping[str, object]) -> bool:
@@ -162,7 +188,8 @@ class MatchService:
                      rated: bool = False, tournament: str | None = None,
                      forfeit_after: int | None = None, match_id: str | None = None,
                      accepted: Collection[str] = (), sealed: bool = False,
-                     time_control: dict[str, Any] | None = None
+                     time_control: dict[str, Any] | None = None,
+                     retry: tuple[str, str] | None = None
                      ) -> tuple[MatchRecord, dict[int, str]]:
         """Create a match; returns it and the tokens of its human seats (shown only now).
 
@@ -176,9 +203,14 @@ class MatchService:
         matches replay) shows nothing derived from its seed but a seat's own view while it
         runs, even once over, until :meth:`unseal`. A ``time_control``
         (``shared.matches.clocks``) replaces the idle limit: the clock keeps the seats moving.
+        ``retry`` (an Idempotency-Key and the request's fingerprint) makes a lost answer
+        safe to ask for again (:meth:`created_under`; a 409 while another request with the
+        key is under way).
         """
         game, resolved = self.game_for(game_id, options, len(seats))
-        stored_seats, tokens = self._seats(seats, accepted)
+        salt = retries.new_salt()
+        stored_seats, tokens = self._seats(seats, accepted, None if retry is None else (
+            lambda index: retries.seat_token(salt, retry[0], index)))
         accounts = [s["account"] for s in stored_seats if s["kind"] == SeatKind.ACCOUNT]
         if rated and any(s["kind"] not in (SeatKind.BOT, SeatKind.ACCOUNT) for s in stored_seats):
             raise Unprocessable("a rated match needs every seat to be a bot or an account",
@@ -209,10 +241,35 @@ class MatchService:
             record.status, record.result = MatchStatus.FINISHED, state.result().to_json()
             record.finish_owed = owes_finish(record)
         self._restart_clocks(record, None)
-        created = self.store.create(record, {s: hash_secret(t) for s, t in tokens.items()})
+        if retry is not None and not self.store.claim_creation(retry[0], {
+                "fingerprint": retry[1], "match": record.id, "salt": salt},
+                self.idempotency_ttl):
+            raise UnderWay()
+        try:
+            created = self.store.create(record, {s: hash_secret(t) for s, t in tokens.items()})
+        except Exception:
+            if retry is not None:
+                self.store.release_creation(retry[0])
+            raise
         if not self._after_create(record, accounts, created):
             return self.load(record.id), {}
         return record, tokens
+
+    def created_under(self, key: str, fingerprint: str
+                      ) -> tuple[MatchRecord, dict[int, str]] | None:
+        """The match an earlier request with Idempotency-Key ``key`` created, with the same
+        seat tokens (None: no such request). 422 for a key used with another request, 409
+        while that request is still under way."""
+        claim = self.store.creation(key)
+        if claim is None:
+            return None
+        if not retries.same_request(claim, fingerprint):
+            raise Unprocessable("this Idempotency-Key was already used for a different request")
+        record = self.store.load(str(claim["match"]))
+        if record is None:
+            raise UnderWay()
+        return record, {s["seat"]: retries.seat_token(str(claim["salt"]), key, s["seat"])
+                        for s in record.seats if s["kind"] == SeatKind.HUMAN}
 
     def _after_create(self, record: MatchRecord, accounts: list[str], created: bool) -> bool:
         """Note the match for its accounts; if this call ``created`` it, tell the invited,
@@ -261,11 +318,12 @@ class MatchService:
                 "created_at": record.created_at,
                 "expires_at": record.created_at + self.invitation_ttl}
 
-    def _seats(self, seats: list[dict[str, Any]], accepted: Collection[str] = ()
+    def _seats(self, seats: list[dict[str, Any]], accepted: Collection[str] = (),
+               token_for: Callable[[int], str] | None = None
                ) -> tuple[list[SeatRecord], dict[int, str]]:
-        """The seats as stored, and the tokens of the human seats (shown only once). An
-        account's seat takes the account's own name (a seat never renames an account) and
-        is an invitation unless the account is in ``accepted``."""
+        """The seats as stored, and the tokens of the human seats (shown only once; random,
+        or ``token_for(seat)``). An account's seat takes the account's own name (a seat never
+        renames an account) and is an invitation unless the account is in ``accepted``."""
         stored_seats: list[SeatRecord] = []
         tokens: dict[int, str] = {}
         for index, spec in enumerate(seats):
@@ -282,7 +340,8 @@ class MatchService:
                 if account["id"] not in accepted:
                     seat["joined"], seat["invited"] = False, True
             if spec["kind"] == SeatKind.HUMAN:
-                tokens[index] = secrets.token_urlsafe(32)
+                tokens[index] = (secrets.token_urlsafe(32) if token_for is None
+                                 else token_for(index))
             stored_seats.append(seat)
         return stored_seats, tokens
 
@@ -551,32 +610,26 @@ class MatchService:
 
     # -- joining ----------------------------------------------------------------------------
     def join(self, match_id: str, seat: int | None, name: str | None,
-             account_id: str | None = None) -> tuple[MatchRecord, int, str]:
+             account_id: str | None = None, retry: tuple[str, str] | None = None
+             ) -> tuple[MatchRecord, int, str]:
         """Take an open seat (``seat``, or the first open one) and return its token.
 
         With ``account_id`` (the joiner sent its key) the seat becomes that account's, as an
         account seat of a new match is: it plays under the account's name, is listed among
-        the account's matches, its turns are announced to it and the key plays it."""
+        the account's matches, its turns are announced to it and the key plays it. With
+        ``retry`` (an Idempotency-Key and the request's fingerprint) a request sent again
+        gets the seat the first one took, with the same token (``shared.matches.retries``).
+        """
         account = None if account_id is None else self.accounts.load(account_id)
         if account_id is not None and account is None:  # deleted since its key was checked
             raise Unauthorized("the key's account no longer exists")
+        salt = retries.new_salt()
         for _ in range(10):  # retry a lost compare-and-set against other joiners
             record = self.load(match_id)
-            open_seats = [s["seat"] for s in record.seats if is_open(s)]
-            if record.status in ENDED:
-                raise Conflict(f"this match is {record.status}: its open seats can no longer "
-                               "be joined")
-            if not open_seats:
-                raise Conflict("this match has no open seat left")
-            if seat is None:
-                chosen = open_seats[0]
-            elif not 0 <= seat < len(record.seats):
-                raise Unprocessable(f"seat must be between 0 and {len(record.seats) - 1}",
-                                    field="seat")
-            elif seat not in open_seats:
-                raise Conflict(f"seat {seat} is not open")
-            else:
-                chosen = seat
+            earlier = None if retry is None else self.joined_under(match_id, *retry)
+            if earlier is not None:  # a request sent again (or twice at once): its seat
+                return record, *earlier
+            chosen = _seat_to_join(record, seat)
             expected = record.version
             joined = record.seats[chosen]
             joined["joined"], joined["name"] = True, name or joined["name"]
@@ -589,12 +642,16 @@ class MatchService:
                 record.status = MatchStatus.RUNNING
                 self._restart_clocks(record, None)
             record.version += 1
-            token = secrets.token_urlsafe(32)
+            token = (secrets.token_urlsafe(32) if retry is None
+                     else retries.seat_token(salt, retry[0], chosen))
             entry = {"version": record.version, "seat": chosen, "at": record.updated_at,
                      "events": [{"type": "seat_joined", "seat": chosen,
                                  "name": record.seats[chosen]["name"]}]}
             due = self.bot_seats_due(record)
-            if self.store.commit(record, expected, [entry],
+            kept = None if retry is None else (retry[0], {
+                "fingerprint": retry[1], "answer": {"seat": chosen, "salt": salt}},
+                self.idempotency_ttl)
+            if self.store.commit(record, expected, [entry], idempotency=kept,
                                  new_token=(chosen, hash_secret(token)), queued=due,
                                  queued_ttl=QUEUED_TTL):
                 if account is not None:
@@ -603,6 +660,16 @@ class MatchService:
                 self._started(record)
                 return record, chosen, token
         raise Conflict("too many concurrent joins; try again")
+
+    def joined_under(self, match_id: str, key: str, fingerprint: str
+                     ) -> tuple[int, str] | None:
+        """The seat and token an earlier join with Idempotency-Key ``key`` got (None: none;
+        422 if the key came with another request)."""
+        answer = self._earlier_answer(match_id, key, fingerprint)
+        if answer is None:
+            return None
+        return int(answer["seat"]), retries.seat_token(str(answer["salt"]), key,
+                                                       int(answer["seat"]))
 
     # -- invitations: an account's seat is taken only by that account ---------------------
     def accept_invitation(self, match_id: str, account_id: str) -> MatchRecord:

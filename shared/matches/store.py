@@ -42,6 +42,8 @@ so on Redis Cluster all keys of one match live in one slot and one script can wr
   ``evo:waiting`` sorted set — waiting matches by creation time (both are
   global indexes: inside the commit on a single Redis, after it on a cluster);
 * ``evo:rate:{key}`` string — a per-seat window (:meth:`MatchStore.rate_limit`, TTL);
+* ``evo:created:{sha256(key)}`` string — the match an Idempotency-Key created, with the salt
+  its seat tokens were derived from (``shared.matches.retries``, TTL);
 * ``evo:finishing`` sorted set — finished rated or tournament matches that still owe their
   finish handling (rating, tournament tick), by when they ended. The mark itself is the
   ``finish_owed`` field of the match's hash, written by the very commit that ends the match
@@ -305,6 +307,26 @@ class MatchStore:
     def idempotent_answer(self, match_id: str, key: str) -> dict[str, Any] | None:
         value = self.redis.get(self._key(match_id, f":idem:{hash_secret(key)}"))
         return None if value is None else json.loads(value)
+
+    # -- a match created under an Idempotency-Key (shared.matches.retries) ------------------
+    @staticmethod
+    def _creation_key(key: str) -> str:
+        return f"evo:created:{hash_secret(key)}"
+
+    def claim_creation(self, key: str, claim: dict[str, Any], ttl: int) -> bool:
+        """Note that ``key`` creates the match ``claim`` names; False if it was already
+        claimed (by an earlier request with the key, done or under way)."""
+        return bool(self.redis.set(self._creation_key(key), json.dumps(claim), nx=True,
+                                   ex=ttl))
+
+    def creation(self, key: str) -> dict[str, Any] | None:
+        """What ``key`` was claimed with (None: no request with it, or it expired)."""
+        value = self.redis.get(self._creation_key(key))
+        return None if value is None else json.loads(value)
+
+    def release_creation(self, key: str) -> None:
+        """Forget a claim whose creation failed, so the request may be sent again."""
+        self.redis.delete(self._creation_key(key))
 
     def stale_matches(self, older_than: float, limit: int = 500) -> list[str]:
         """Running matches not updated since ``older_than`` (epoch seconds)."""

@@ -186,3 +186,29 @@ def test_account_seats_count_toward_the_bot_seat_cap(redis_url: str) -> None:
     assert post(client, "/v1/matches", one, "192.0.2.61").status_code == 201
     assert_429(post(client, "/v1/matches", one, "192.0.2.61"))
     assert post(client, "/v1/matches", one, "192.0.2.62").status_code == 201
+
+
+def test_a_keyed_retry_of_a_creation_or_a_join_gets_its_answer_past_the_limit(
+        redis_url: str) -> None:
+    """The match or seat exists already: a client that lost the answer learns its tokens even
+    when its address is over the limit now (and a new request with a new key is still a 429)."""
+    client = limited_app(redis_url, matches_per_minute=1, joins_per_minute=1).test_client()
+    address, key, join_key = "192.0.2.40", "created-under-key-0001", "joined-under-key-0001"
+    body = {"game": "savanna", "seats": [{"kind": "human"}, {"kind": "open"}, {"kind": "open"}]}
+
+    def send(path: str, payload: dict[str, Any], retry: str) -> Any:
+        return client.post(path, json=payload, headers={"Idempotency-Key": retry},
+                           environ_base={"REMOTE_ADDR": address})
+
+    first = send("/v1/matches", body, key)
+    assert first.status_code == 201
+    assert_429(send("/v1/matches", body, key + "-another"))
+    again = send("/v1/matches", body, key)
+    assert again.status_code == 201 and again.get_json()["tokens"] == first.get_json()["tokens"]
+    join = f"/v1/matches/{first.get_json()['id']}/join"
+    joined = send(join, {}, join_key)
+    assert joined.status_code == 201
+    assert_429(send(join, {}, join_key + "-another"))
+    rejoined = send(join, {}, join_key)
+    assert rejoined.status_code == 201
+    assert rejoined.get_json()["token"] == joined.get_json()["token"]

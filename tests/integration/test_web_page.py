@@ -20,6 +20,7 @@ from playwright.sync_api import (
     ElementHandle,
     Page,
     Response,
+    Route,
     expect,
 )
 from playwright.sync_api import Error as PlaywrightError
@@ -461,3 +462,37 @@ def test_copies_of_a_card_make_one_button(page: Page, api_url: str, client: Clie
     shown = page.eval_on_selector_all("#moves button.move", """bs => bs.map(
         b => [b.textContent, b.dataset.id, b.dataset.ids.split(' ')])""")
     assert shown == [[label, ids[0], ids] for label, ids in by_label.items()]
+
+
+def test_a_creation_whose_answer_is_lost_makes_one_match(page: Page, api_url: str) -> None:
+    """The lobby's "Create" reaches the server but its answer is lost (the phone changed
+    networks): the page sends it again with the same Idempotency-Key and opens the match the
+    first request created, with its seat token; no second match is made."""
+    sent: list[dict[str, str]] = []
+    first: dict[str, Any] = {}
+
+    def lose_the_first_answer(route: Route) -> None:
+        if route.request.method != "POST":
+            route.continue_()
+            return
+        sent.append(route.request.headers)
+        if first:
+            route.continue_()
+            return
+        answer = route.fetch()  # the server creates the match...
+        first.update(answer.json())
+        route.abort("internetdisconnected")  # ...and the page never hears of it
+
+    page.route(f"{api_url}/v1/matches", lose_the_first_answer)
+    page.goto(f"{api_url}/")
+    page.select_option("#game", "savanna")
+    page.select_option("#seats", "2")
+    page.select_option("select[name=seat-0]", "human")
+    page.select_option("select[name=seat-1]", "human")
+    page.click("#create-button")
+    page.wait_for_url(f"{api_url}/play/*")
+    assert page.url.rsplit("/", 1)[1] == first["id"]
+    assert len(sent) == 2 and sent[0]["idempotency-key"] == sent[1]["idempotency-key"]
+    kept = page.evaluate(f"Arena.tokens({first['id']!r})")
+    assert kept["0"] == first["tokens"][0]["token"]
+    expect(page.locator("#moves-card button.move").first).to_be_visible(timeout=TURN_TIMEOUT)
