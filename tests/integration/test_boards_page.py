@@ -488,3 +488,79 @@ def test_a_long_name_in_a_narrow_savanna_cell_is_not_cut_off(page: Page, api_url
         `${e.textContent}: ${e.scrollHeight} px high in ${e.clientHeight}`);
     }""")
     assert clipped == []
+
+
+def test_another_seats_evolution_ns_moves_are_announced_in_words(
+        page: Page, api_url: str, client: Client) -> None:
+    """A screen reader hears what the other seat did, not only that it moved: its secret food
+    card, a trait played face down on which species (the card stays unsaid), in the page's
+    language (the board's ``describe``)."""
+    match = client.create({"game": "evolution-ns", "seed": 2, "seats": [
+        {"kind": "human"}, {"kind": "human"}]})
+    mine, theirs = (t["token"] for t in match["tokens"])
+    other = match["seats"][1]["name"]
+    _open(page, api_url, match)
+    expect(page.locator("#moves-card button.move").first).to_be_visible(timeout=TURN_TIMEOUT)
+
+    def post(token: str, wanted: str) -> None:
+        version = page.get_attribute("body", "data-version")
+        moves = client.call("GET", f"/v1/matches/{match['id']}/moves", token).json()
+        chosen = next(m for m in moves["moves"] if m["move"]["type"] == wanted)
+        answer = client.call("POST", f"/v1/matches/{match['id']}/moves", token, json={
+            "version": moves["version"], "move_id": chosen["id"]})
+        assert answer.status_code == 200, answer.text
+        expect(page.locator("body")).not_to_have_attribute("data-version", version or "")
+
+    post(theirs, "food")
+    expect(page.locator("#announce")).to_contain_text(f"{other} put a food card face down.")
+    post(mine, "food")
+    for _ in range(4):  # the play phase: the other seat plays a trait when it is its turn
+        now = client.match(match["id"])
+        if 1 in now["to_move"]:
+            post(theirs, "trait")
+            break
+        post(mine, "done")
+    expect(page.locator("#announce")).to_contain_text(
+        f"{other} played a trait face down on species 1.")
+    expect(page.locator("#announce")).not_to_contain_text(f"{other} moved.")
+
+
+#: What Evolution (North Star) seats and rules do that a listener must hear in words.
+NS_SAID = {"food_card_chosen", "trait_played", "new_species", "grown", "done", "traits_revealed",
+           "food_revealed", "effect", "ate", "intelligence_food", "attack_declared", "negated",
+           "attack", "meat", "scavenged", "cooperation", "pass", "feeding_ended", "extinct",
+           "round_started", "plays_revealed"}
+
+
+@pytest.mark.parametrize("quick", [False, True], ids=["standard", "quick"])
+def test_every_evolution_ns_event_a_seat_sees_has_words(
+        page: Page, api_url: str, client: Client, worker: Worker, quick: bool) -> None:
+    """Whole seeded bot matches: each event as a seat saw it while the match ran gets words
+    from the board's ``describe`` without failing (no field it reads is missing), and every
+    kind a listener must hear gets some."""
+    match = client.create({"game": "evolution-ns", "seed": 6, "options": {"quick": quick},
+                           "seats": [{"kind": "bot", "bot": {"kind": "random"}}] * 3})
+    client.wait_finished(match["id"], timeout=120)
+    page.goto(f"{api_url}/play/{match['id']}")
+    expect(page.locator(".player").first).to_be_visible(timeout=TURN_TIMEOUT)
+    events = client.call("GET", f"/v1/matches/{match['id']}/events").json()["events"]
+    # As seat 1 saw them while the match ran: its own secrets and the public counterparts.
+    seen = [e for entry in events for e in entry["events"]
+            if ("audience" not in e or 1 in e["audience"]) and 1 not in e.get("exclude", [])]
+    said = page.evaluate("""async (events) => {
+        const match = await Arena.api("GET", location.pathname.replace("/play/", "/v1/matches/"));
+        const comps = await catalogue(match.game);
+        const describe = window.EvoBoards["evolution-ns"].describe;
+        return events.map((e) => [e.type, describe(e, match, comps)]);
+    }""", seen)
+    broken = [(kind, text) for kind, text in said
+              if text is not None and any(bad in text for bad in ("{", "undefined", "NaN"))]
+    assert broken == [], broken
+    # Seat 1's own secret events (its food card, its face-down trait) are its moves, said by
+    # their labels: the rest must have words.
+    others = {e["type"] for e in seen if not ("audience" in e and e.get("seat") == 1)}
+    worded = {kind for (kind, text), e in zip(said, seen, strict=True)
+              if text and not ("audience" in e and e.get("seat") == 1)}
+    wanted = NS_SAID & others
+    assert wanted - worded == set(), sorted(wanted - worded)
+    assert len(wanted) >= 12, sorted(wanted)

@@ -171,4 +171,58 @@
     draw();
     return root;
   };
+
+  // Words for a screen reader about what others did and what the rules did (the match page's
+  // announcements; a seat's own moves are said by their labels). What a seat may not know
+  // (a face-down card, a secret food card) is not in its events, so not in these words.
+  window.EvoBoards["evolution-ns"].describe = (event, match, comps) => {
+    const who = (s) => (match.seats[s] ? match.seats[s].name : t("Seat {seat}", { seat: s }));
+    const card = (id) => (comps.get(`card:${id}`) ? comps.get(`card:${id}`).name : `#${id}`);
+    const trait = (key) => {
+      if (key === "warning_call_left") return t("Warning Call of its left neighbour");
+      if (key === "warning_call_right") return t("Warning Call of its right neighbour");
+      return comps.get(`trait:${key}`) ? comps.get(`trait:${key}`).name : key;
+    };
+    const species = (s, i) => t("{who}'s species {n}", { who: who(s), n: i + 1 });
+    switch (event.type) {
+      case "food_card_chosen": return event.card === undefined
+        ? t("{who} put a food card face down.", { who: who(event.seat) }) : null;
+      case "trait_played": {
+        if (event.card !== undefined) return null;  // the seat's own: its label says it
+        const on = { who: who(event.seat), n: event.species + 1 };
+        return event.replace === null || event.replace === undefined
+          ? t("{who} played a trait face down on species {n}.", on)
+          : t("{who} played a trait face down on species {n}, discarding {trait}.", { ...on, trait: card(event.replace) });
+      }
+      case "new_species": return event.free
+        ? t("{who} has no species left and gets a new one.", { who: who(event.seat) })
+        : event.side === "left"
+          ? t("{who} discarded {card} for a new species at the left end.", { who: who(event.seat), card: card(event.card) })
+          : t("{who} discarded {card} for a new species at the right end.", { who: who(event.seat), card: card(event.card) });
+      case "grown": return event.what === "body"
+        ? t("{who} discarded {card}: +1 body size for {species}.", { who: who(event.seat), card: card(event.card), species: species(event.owner, event.species) })
+        : t("{who} discarded {card}: +1 population for {species}.", { who: who(event.seat), card: card(event.card), species: species(event.owner, event.species) });
+      case "done": return t("{who} is done playing cards.", { who: who(event.seat) });
+      case "plays_revealed": return t("Every seat's played cards are revealed.");
+      case "traits_revealed": return event.traits.length ? t("Traits revealed: {traits}.", {
+        traits: event.traits.map(([s, i, cards]) => `${species(s, i)}: ${cards.map(card).join(", ")}`).join("; ") }) : null;
+      case "food_revealed": return t("Food cards revealed: {sum} food; the watering hole holds {hole} plant food.", { sum: event.sum, hole: event.hole });
+      case "effect": return t("{species}: {trait} takes effect.", { species: species(event.seat, event.species), trait: trait(event.trait) });
+      case "ate": return t("{species} ate {food} plant food.", { species: species(event.seat, event.species), food: event.food });
+      case "intelligence_food": return t("{species} took {food} food with Intelligence.", { species: species(event.seat, event.species), food: event.food });
+      case "attack_declared": return t("{attacker} attacks {defender}.", {
+        attacker: species(event.seat, event.species), defender: species(event.target_seat, event.target) });
+      case "negated": return t("{who} discarded a card to negate {trait}.", { who: who(event.seat), trait: trait(event.trait) });
+      case "attack": return t("{attacker} attacked {defender}.", {
+        attacker: species(event.seat, event.species), defender: species(event.target_seat, event.target) });
+      case "meat": return t("{who} took {food} meat.", { who: who(event.seat), food: event.food });
+      case "scavenged": return t("{species} scavenged meat.", { species: species(event.seat, event.species) });
+      case "cooperation": return t("{species} got food by Cooperation.", { species: species(event.seat, event.species) });
+      case "pass": return t("{who} passed.", { who: who(event.seat) });
+      case "feeding_ended": return t("Feeding is over: the food eaten goes into the food bags.");
+      case "extinct": return t("{species} went extinct.", { species: species(event.seat, event.species) });
+      case "round_started": return t("Round {round} begins.", { round: event.round });
+      default: return null;
+    }
+  };
 })();
