@@ -224,4 +224,61 @@
     draw();
     return root;
   };
+
+  // Words for a screen reader about what others did and what the rules did (the match page's
+  // announcements; a seat's own moves are said by their labels). A secret (a discard, the
+  // cards kept, a hand) is not in another seat's events, so not in these words.
+  window.EvoBoards.darwinning.describe = (event, match, comps) => {
+    const who = (s) => (s === "dummy" ? t("Dummy")
+      : match.seats[s] ? match.seats[s].name : t("Seat {seat}", { seat: s }));
+    const card = (id) => {
+      const c = comps.get(`card:${id}`);
+      if (!c || c.icons[0] === "joker") return t("joker");
+      const ability = c.parts.length && comps.get(c.parts[0]) ? ` (${comps.get(c.parts[0]).name})` : "";
+      return `${c.numbers.value} ${SUIT_NAMES[c.colour] || c.colour}${ability}`;
+    };
+    const environment = (id) => {
+      const found = [...comps.values()].find((c) => c.category === "environment" && c.icons[0] === id);
+      return found ? found.name : id;
+    };
+    const combo = (e) => t("{rank}, sum {sum}", { rank: RANKS[e.rank], sum: e.sum });
+    const by = { who: who(event.seat) };
+    switch (event.type) {
+      case "leader_chosen": return t("{who} chose {leader} to lead the first trick.", { who: who(event.by), leader: who(event.leader) });
+      case "era_started": return t("Era {era} begins: {environments}.", { era: event.era, environments: event.environments.map(environment).join(", ") });
+      case "discarded": return event.cards ? null : t("{who} discarded {n} cards face down.", { ...by, n: event.count });
+      case "kept": return event.cards ? null : t("{who} kept cards for the next era.", by);
+      case "survival_started": return t("Survival begins.");
+      case "metamorphosis": return event.card === null ? t("{who}'s Metamorphosis drew no card.", by)
+        : t("{who}'s Metamorphosis drew {card}.", { ...by, card: card(event.card) });
+      case "upgraded": {
+        const used = { ...by, card: card(event.card) };
+        return {
+          chain: () => t("{who} moved up the food chain with {card}.", used),
+          chain_down: () => t("{who} moved down the food chain with {card}.", used),
+          eggs: () => t("{who} gained population with {card}.", used),
+          environment: () => t("{who} adapted to a new environment with {card}.", used),
+          ability: () => t("{who} took {card} as an ability.", used),
+        }[event.use]?.() ?? null;
+      }
+      case "trick_started": return t("{who} leads the trick.", { who: who(event.leader) });
+      case "played": return event.rank === null || event.rank === undefined
+        ? t("{who} played {n} cards.", { ...by, n: event.cards.length })
+        : t("{who} played: {combo}.", { ...by, combo: combo(event) });
+      case "announced": return t("{who} added {n} of the dummy's cards: {combo}.", { ...by, n: event.dummy.length, combo: combo(event) });
+      case "trick_won": return t("{who} won the trick.", by);
+      case "dummy_climbed": return t("The dummy climbed to {to} on the food chain.", { to: event.to });
+      case "stole": return t("{who} stole {card} from {victim}.", { ...by, card: card(event.card), victim: who(event.from) });
+      case "stolen_card_discarded": return t("{who} discarded the stolen card {card}.", { ...by, card: card(event.card) });
+      case "no_upgrade": return t("{who} made no upgrade.", by);
+      case "no_pick": return t("{who} took nothing from the discard pile.", by);
+      case "no_steal": return t("{who} stole nothing.", by);
+      case "symbiosis": return t("{who} lives in {environment} this era by Symbiosis.", { ...by, environment: environment(event.environment) });
+      case "ate": return t("{eater} ate {target}.", { eater: who(event.eater), target: who(event.target) });
+      case "stopped_eating": return t("{who} eats no more.", by);
+      case "fed": return t("{who} got {food} food; population {population}.", { ...by, food: event.food, population: event.population });
+      case "bitten": return t("{who} was bitten {bites} times; population {population}.", { ...by, bites: event.bites, population: event.population });
+      default: return null;
+    }
+  };
 })();
