@@ -551,10 +551,18 @@ def sealed_twin_checks(client: Client, tournament_id: str, match_ids: list[str],
 
 
 def wait_started(client: Client, tournament_id: str, slots: list[int]) -> None:
-    """Wait until the worker's scheduler has started the matches of ``slots``."""
+    """Wait until the worker's scheduler has started the matches of ``slots``: listed as
+    running and readable. The scheduler notes a match's id before it creates the match (a
+    scheduler that dies between the two creates it again), so a slot is listed as running a
+    moment before its match can be read."""
     deadline = time.monotonic() + 30
-    while any(client.call("GET", f"/v1/tournaments/{tournament_id}/matches").json()[
-            "matches"][slot]["status"] != "running" for slot in slots):
+
+    def started(row: dict[str, Any]) -> bool:
+        return row["status"] == "running" and client.call(
+            "GET", f"/v1/matches/{row['match']}").status_code == 200
+
+    while not all(started(client.call("GET", f"/v1/tournaments/{tournament_id}/matches")
+                          .json()["matches"][slot]) for slot in slots):
         assert time.monotonic() < deadline, f"slots {slots} did not start"
         time.sleep(0.2)
 
