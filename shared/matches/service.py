@@ -86,6 +86,11 @@ def _public_seat(seat: Mapping[str, object]) -> dict[str, object]:
                                        "invited") if key in seat}
 
 
+#: Seconds a creation under an Idempotency-Key holds the key before its match exists: a
+#: process that dies in between leaves the key to a retry this soon (then kept a day).
+CREATION_CLAIM = 60
+
+
 def _seat_to_join(record: MatchRecord, seat: int | None) -> int:
     """The open seat a join takes: ``seat``, or the first open one (409 if none is)."""
     open_seats = [s["seat"] for s in record.seats if is_open(s)]
@@ -241,9 +246,17 @@ class MatchService:
             record.status, record.result = MatchStatus.FINISHED, state.result().to_json()
             record.finish_owed = owes_finish(record)
         self._restart_clocks(record, None)
+        created = self._store_new(record, tokens, retry, salt)
+        if not self._after_create(record, accounts, created):
+            return self.load(record.id), {}
+        return record, tokens
+
+    def _store_new(self, record: MatchRecord, tokens: dict[int, str],
+                   retry: tuple[str, str] | None, salt: str) -> bool:
+        """Store a new match (False: its id exists); under an Idempotency-Key, claim the key
+        first (409 if another request holds it) and keep it a day once the match exists."""
         if retry is not None and not self.store.claim_creation(retry[0], {
-                "fingerprint": retry[1], "match": record.id, "salt": salt},
-                self.idempotency_ttl):
+                "fingerprint": retry[1], "match": record.id, "salt": salt}, CREATION_CLAIM):
             raise UnderWay()
         try:
             created = self.store.create(record, {s: hash_secret(t) for s, t in tokens.items()})
@@ -251,9 +264,9 @@ class MatchService:
             if retry is not None:
                 self.store.release_creation(retry[0])
             raise
-        if not self._after_create(record, accounts, created):
-            return self.load(record.id), {}
-        return record, tokens
+        if retry is not None:
+            self.store.settle_creation(retry[0], self.idempotency_ttl)
+        return created
 
     def created_under(self, key: str, fingerprint: str
                       ) -> tuple[MatchRecord, dict[int, str]] | None:

@@ -314,10 +314,16 @@ class MatchStore:
         return f"evo:created:{hash_secret(key)}"
 
     def claim_creation(self, key: str, claim: dict[str, Any], ttl: int) -> bool:
-        """Note that ``key`` creates the match ``claim`` names; False if it was already
-        claimed (by an earlier request with the key, done or under way)."""
+        """Note that ``key`` creates the match ``claim`` names, for ``ttl`` seconds (as long
+        as a creation may take: a process that dies before :meth:`settle_creation` leaves
+        the key free again soon); False if it was already claimed (by an earlier request
+        with the key, done or under way)."""
         return bool(self.redis.set(self._creation_key(key), json.dumps(claim), nx=True,
                                    ex=ttl))
+
+    def settle_creation(self, key: str, ttl: int) -> None:
+        """Keep a claim whose match now exists for ``ttl`` seconds (retries find it)."""
+        self.redis.expire(self._creation_key(key), ttl)
 
     def creation(self, key: str) -> dict[str, Any] | None:
         """What ``key`` was claimed with (None: no request with it, or it expired)."""

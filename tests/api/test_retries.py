@@ -10,9 +10,11 @@ import uuid
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from shared.matches.service import CREATION_CLAIM
 from tests.api.test_openapi import check
 
 GAME = {"game": "savanna", "seats": [{"kind": "human"}, {"kind": "open"}]}
@@ -86,3 +88,27 @@ def test_one_match_for_a_key_sent_twice_at_once(app: Flask) -> None:
     assert len(made) == 1, answers
     assert all(status == 201 or (status == 409 and after == "1")
                for status, _, after in answers), answers
+
+
+def test_a_claim_left_by_a_dead_request_frees_the_key_soon(
+        app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A creation holds its key only briefly until its match exists (a process that died in
+    between would otherwise answer every retry 409 for a day); once made, the match is kept
+    under the key for the idempotency window."""
+    service = app.extensions["evo.service"]
+    store, key = service.store, str(uuid.uuid4())
+    assert client.post("/v1/matches", json=GAME, headers=keyed(key)).status_code == 201
+    kept = store.redis.ttl(store._creation_key(key))
+    assert service.idempotency_ttl - 60 < kept <= service.idempotency_ttl
+
+    def dies(*_: Any) -> bool:
+        raise SystemExit("the process is killed between the claim and the creation")
+
+    dead = str(uuid.uuid4())
+    monkeypatch.setattr(store, "create", dies)
+    with pytest.raises(SystemExit):
+        client.post("/v1/matches", json=GAME, headers=keyed(dead))
+    monkeypatch.undo()
+    assert 0 < store.redis.ttl(store._creation_key(dead)) <= CREATION_CLAIM <= 60
+    waiting = client.post("/v1/matches", json=GAME, headers=keyed(dead))
+    assert waiting.status_code == 409 and waiting.headers["Retry-After"] == "1"
