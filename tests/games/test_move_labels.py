@@ -13,7 +13,7 @@ language.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator
 from typing import Any
 
 import pytest
@@ -70,23 +70,28 @@ def choice(state: Any, move: Move, face: Callable[[Any, int], Hashable] | None) 
                          for key, value in move.items())))
 
 
+def decisions(game: Game, players: int, seed: int) -> Iterator[tuple[Any, int, list[Move]]]:
+    """Every decision of a seeded random match: the state, a seat owing it, its legal moves."""
+    rng = random.Random(seed)
+    state = game.new_state(players, game.resolve_options({}), rng)
+    while not state.is_over():
+        for seat in state.to_move():
+            yield state, seat, state.legal_moves(seat)
+        seat = rng.choice(state.to_move())
+        state.apply(seat, state.random_move(seat, rng), rng)
+
+
 def ambiguous_labels(game: Game, players: int, seed: int) -> list[tuple[str, str, list[Move]]]:
     """Each (language, label, moves) where one label names different choices of one seat."""
     face = FACES.get(game.id)
-    rng = random.Random(seed)
-    state = game.new_state(players, game.resolve_options({}), rng)
     found = []
-    while not state.is_over():
-        for seat in state.to_move():
-            legal = state.legal_moves(seat)
-            for lang in LANGUAGES:
-                by_label: dict[str, list[Move]] = {}
-                for move in legal:
-                    by_label.setdefault(state.move_label(move, lang), []).append(move)
-                found += [(lang, label, moves) for label, moves in by_label.items()
-                          if len({choice(state, m, face) for m in moves}) > 1]
-        seat = rng.choice(state.to_move())
-        state.apply(seat, state.random_move(seat, rng), rng)
+    for state, _, legal in decisions(game, players, seed):
+        for lang in LANGUAGES:
+            by_label: dict[str, list[Move]] = {}
+            for move in legal:
+                by_label.setdefault(state.move_label(move, lang), []).append(move)
+            found += [(lang, label, moves) for label, moves in by_label.items()
+                      if len({choice(state, m, face) for m in moves}) > 1]
     return found
 
 
@@ -103,25 +108,19 @@ def scattered_groups(game: Game, players: int, seed: int) -> list[tuple[str, lis
     """Each (language, groups in list order) where, as the API lists the moves
     (``listed_moves``: every legal move once), a group's moves are not together, a group is
     blank, or a move of one card has none while another of the list has one."""
-    rng = random.Random(seed)
-    state = game.new_state(players, game.resolve_options({}), rng)
     found = []
-    while not state.is_over():
-        for seat in state.to_move():
-            legal = state.legal_moves(seat)
-            for lang in LANGUAGES:
-                listed = listed_moves(state, seat, lang)
-                assert sorted(map(repr, (e["move"] for e in listed))) == sorted(map(repr, legal))
-                groups = [entry.get("group") for entry in listed]
-                runs = [g for i, g in enumerate(groups) if i == 0 or g != groups[i - 1]]
-                named = [g for g in runs if g is not None]
-                one_card = [g for entry, g in zip(listed, groups, strict=True)
-                            if isinstance(entry["move"].get("card"), int)]
-                if (len(named) != len(set(named)) or any(not g or not g.strip() for g in named)
-                        or (any(one_card) and None in one_card)):
-                    found.append((lang, groups))
-        seat = rng.choice(state.to_move())
-        state.apply(seat, state.random_move(seat, rng), rng)
+    for state, seat, legal in decisions(game, players, seed):
+        for lang in LANGUAGES:
+            listed = listed_moves(state, seat, lang)
+            assert sorted(map(repr, (e["move"] for e in listed))) == sorted(map(repr, legal))
+            groups = [entry.get("group") for entry in listed]
+            runs = [g for i, g in enumerate(groups) if i == 0 or g != groups[i - 1]]
+            named = [g for g in runs if g is not None]
+            one_card = [g for entry, g in zip(listed, groups, strict=True)
+                        if isinstance(entry["move"].get("card"), int)]
+            if (len(named) != len(set(named)) or any(not g or not g.strip() for g in named)
+                    or (any(one_card) and None in one_card)):
+                found.append((lang, groups))
     return found
 
 
