@@ -251,8 +251,10 @@ async function play(version, moveId) {
   const chosen = page.moves && page.moves.moves.find((m) => m.id === moveId);
   if (chosen) postedLabels.set(moveKey(chosen.move), chosen.label);
   try {
+    // Sent again with its Idempotency-Key if the answer is lost: the retry gets the first
+    // answer, so a move that went through is never reported as failed nor played twice.
     await Arena.api("POST", `/v1/matches/${matchId}/moves`, {
-      token: Arena.tokens(matchId)[page.seat], body: { version, move_id: moveId } });
+      token: Arena.tokens(matchId)[page.seat], body: { version, move_id: moveId }, retry: true });
   } catch (failure) {
     if (failure.status !== 409) {  // 409: the match moved on; the refresh shows the news
       error.textContent = failure.message;

@@ -496,3 +496,37 @@ def test_a_creation_whose_answer_is_lost_makes_one_match(page: Page, api_url: st
     kept = page.evaluate(f"Arena.tokens({first['id']!r})")
     assert kept["0"] == first["tokens"][0]["token"]
     expect(page.locator("#moves-card button.move").first).to_be_visible(timeout=TURN_TIMEOUT)
+
+
+def test_a_move_whose_answer_is_lost_is_played_once_and_not_reported_failed(
+        page: Page, api_url: str, client: Client) -> None:
+    """A move reaches the server but its answer is lost: the page sends it again with the same
+    Idempotency-Key, gets the first answer, shows no error, and the move counts once."""
+    created = client.create({"game": "savanna", "seed": 2, "seats": [
+        {"kind": "human"}, {"kind": "human"}]})
+    match_id, token = created["id"], created["tokens"][0]["token"]
+    sent: list[dict[str, str]] = []
+
+    def lose_the_first_answer(route: Route) -> None:
+        sent.append(route.request.headers)
+        if len(sent) > 1:
+            route.continue_()
+            return
+        route.fetch()  # the server plays the move...
+        route.abort("internetdisconnected")  # ...and the page never hears of it
+
+    page.route(f"{api_url}/v1/matches/{match_id}/moves", lambda route: (
+        lose_the_first_answer(route) if route.request.method == "POST" else route.continue_()))
+    page.goto(f"{api_url}/play/{match_id}#seat=0&token={token}")
+    before = client.match(match_id)["version"]
+    offered = page.locator("#moves-card:not([hidden]) button.move:not([disabled])")
+    offered.first.click()
+    for _ in range(100):  # the page waits a moment before it sends the move again
+        if len(sent) == 2:
+            break
+        page.wait_for_timeout(100)
+    assert len(sent) == 2 and sent[0]["idempotency-key"] == sent[1]["idempotency-key"]
+    expect(page.locator("body")).not_to_have_attribute("data-version", str(before),
+                                                       timeout=TURN_TIMEOUT)
+    expect(page.locator("#move-error")).to_be_hidden()
+    assert client.match(match_id)["version"] == before + 1  # played once
