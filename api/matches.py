@@ -166,10 +166,10 @@ def suggest_move(match_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
 
 def _hint_in(found: dict[str, Any], record: MatchRecord, seat: int, lang: str
              ) -> tuple[dict[str, Any], str]:
-    """The hint with its move labelled in ``lang`` (the worker labels it in English) as the
-    seat's legal moves label it now, and the language of its label."""
-    labels = {} if lang == "en" else {
-        m["id"]: m["label"] for m in service().legal_moves(record, seat, lang)}
+    """The hint with its move labelled in ``lang`` (the worker labels it in English, seats by
+    number) as the seat's legal moves label it now (seats by name), and the language of its
+    label."""
+    labels = {m["id"]: m["label"] for m in service().legal_moves(record, seat, lang)}
     if found.get("move_id") not in labels:
         return found, "en"
     return {**found, "label": labels[found["move_id"]]}, lang

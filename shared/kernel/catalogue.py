@@ -17,17 +17,39 @@ card), filled with the component's numbers and names. A translation is another s
 
 The same files word the moves: ``labels`` holds one template per kind of move label
 (``str.format`` fields), read through :func:`wording` (``State.move_label(move, lang)``), so
-a game's labels are translated beside its components and the API never names a game.
+a game's labels are translated beside its components and the API never names a game. A
+label that names another seat (``seat`` among its fields) may have a ``<key>_named`` form
+with the seat's ``{name}``, used while the seats' names are known (:func:`named_seats`).
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 Component = dict[str, Any]
+
+#: The seats' names while labels are worded for people who know them, else None (seats by
+#: number). A context variable: engines word labels without knowing who sits where
+#: (``State.move_label``), and the match service, which knows, wraps its calls.
+_SEAT_NAMES: ContextVar[tuple[str, ...] | None] = ContextVar("seat_names", default=None)
+
+
+@contextmanager
+def named_seats(names: Sequence[str]) -> Iterator[None]:
+    """Word labels inside the block with the seats' ``names``. Names not all distinct would
+    make two seats' labels alike: the seats keep their numbers then."""
+    distinct = len({name.casefold() for name in names}) == len(names)
+    token = _SEAT_NAMES.set(tuple(names) if distinct else None)
+    try:
+        yield
+    finally:
+        _SEAT_NAMES.reset(token)
 
 
 def load_texts(data_dir: Path, lang: str = "en") -> dict[str, Any]:
@@ -46,7 +68,13 @@ class Wording:
         self.names: dict[str, str] = {**english.get("names", {}), **texts.get("names", {})}
 
     def label(self, key: str, **values: Any) -> str:
-        """Label template ``key`` filled with ``values``."""
+        """Label template ``key`` filled with ``values``; its ``_named`` form, with the seat's
+        name, where the label names a seat and the names are known (:func:`named_seats`)."""
+        names = _SEAT_NAMES.get()
+        if names is not None and "seat" in values:
+            seat, named = values["seat"], self.labels.get(f"{key}_named")
+            if named is not None and isinstance(seat, int) and 0 <= seat < len(names):
+                return named.format(name=names[seat], **values)
         return self.labels[key].format(**values)
 
     def name(self, component_id: str, default: str) -> str:

@@ -50,6 +50,7 @@ from shared.games import all_games, get_game
 from shared.infra import jsontext
 from shared.infra.secrets import hash_secret
 from shared.infra.stats import WorkerStats
+from shared.kernel.catalogue import named_seats
 from shared.kernel.protocol import Game, IllegalMove, NotYourTurn, State
 from shared.matches import carryover, clocks, resignation, retries, summaries
 from shared.matches import randomness as match_random
@@ -89,6 +90,11 @@ def _public_seat(seat: Mapping[str, object]) -> dict[str, object]:
 #: Seconds a creation under an Idempotency-Key holds the key before its match exists: a
 #: process that dies in between leaves the key to a retry this soon (then kept a day).
 CREATION_CLAIM = 60
+
+
+def seat_names(record: MatchRecord) -> list[str]:
+    """The seats' names, as labels name them (``shared.kernel.catalogue.named_seats``)."""
+    return [str(seat["name"]) for seat in record.seats]
 
 
 def _seat_to_join(record: MatchRecord, seat: int | None) -> int:
@@ -606,7 +612,8 @@ class MatchService:
                 or seat in record.resigned):
             return []
         state = get_game(record.game).state_from_json(jsontext.loads(record.state))
-        return listed_moves(state, seat, lang)
+        with named_seats(seat_names(record)):  # "Bo's species", not "seat 1's"
+            return listed_moves(state, seat, lang)
 
     def events(self, record: MatchRecord, seat: int | None, since: int = 0
                ) -> list[dict[str, Any]]:
@@ -845,7 +852,8 @@ class MatchService:
         try:
             canonical = state.find_move(seat, move)
             rng = match_random.restore(record.rng, record.seed)
-            label = state.move_label(canonical)
+            with named_seats(seat_names(record)):
+                label = state.move_label(canonical)
             events = state.apply(seat, canonical, rng)
         except NotYourTurn as exc:
             raise Conflict(f"seat {seat} owes no move now ({exc})", version=record.version,

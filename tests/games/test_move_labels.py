@@ -13,6 +13,7 @@ language.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable, Hashable, Iterator
 from typing import Any
 
@@ -23,6 +24,7 @@ from shared.games import all_games
 from shared.games.darwinning import cards as darwinning_cards
 from shared.games.evolution import cards as evolution_cards
 from shared.games.evolution_ns import cards as evolution_ns_cards
+from shared.kernel.catalogue import named_seats
 from shared.kernel.protocol import Game, Move
 from shared.matches.listing import listed_moves
 
@@ -152,3 +154,26 @@ def test_the_card_games_group_a_cards_moves(game: str) -> None:
                     found[lang] += 1
             state.apply(seat, state.random_move(seat, rng), rng)
     assert all(found.values()), found
+
+
+NAMES = ["Ada", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]
+
+
+@pytest.mark.parametrize("game", all_games(), ids=lambda g: g.id)
+def test_a_label_names_other_seats_by_name_when_they_are_known(game: Game) -> None:
+    """Under the seats' names (the match service's ``named_seats``) a label says "Bo's
+    species", not "seat 1's", and still names one choice; names two seats share would make
+    their labels alike, so the seats keep their numbers then."""
+    players = game.max_players
+    names = NAMES[:players]
+    for seed in SEEDS[:4]:
+        with named_seats(names):
+            assert not ambiguous_labels(game, players, seed)
+        for state, _, legal in decisions(game, players, seed):
+            for move in legal:
+                with named_seats(names):
+                    named = state.move_label(move)
+                with named_seats(["Same"] * players):
+                    same = state.move_label(move)
+                assert not re.search(r"\bseat \d", named), (game.id, named)
+                assert same == state.move_label(move), (game.id, same)
