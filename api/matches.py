@@ -81,6 +81,11 @@ def created(record: MatchRecord, tokens: dict[int, str]
     return out, 201, {"Location": f"/v1/matches/{record.id}"}
 
 
+def well_formed_key(key: str, shortest: int = 1) -> bool:
+    """Whether an Idempotency-Key has ``shortest``-200 printable characters."""
+    return shortest <= len(key) <= _IDEMPOTENCY_KEY_MAX and key.isprintable()
+
+
 def retry_key() -> str | None:
     """The request's Idempotency-Key where no token guards the request (creating a match,
     joining one): the key alone tells one client's retry from another's request, so it must
@@ -88,7 +93,7 @@ def retry_key() -> str | None:
     key = request.headers.get("Idempotency-Key")
     if key is None:
         return None
-    if not (retries.MIN_KEY_LENGTH <= len(key) <= _IDEMPOTENCY_KEY_MAX and key.isprintable()):
+    if not well_formed_key(key, retries.MIN_KEY_LENGTH):
         raise Unprocessable(f"Idempotency-Key must be {retries.MIN_KEY_LENGTH}-"
                             f"{_IDEMPOTENCY_KEY_MAX} printable characters here (a UUID): no "
                             "token guards this request, so the key must not be guessable")
@@ -193,7 +198,7 @@ def submit_move(match_id: str) -> dict[str, Any]:
     record, seat = service().load_as(match_id, bearer_token(), required=True)
     assert seat is not None  # required=True: no seat is a 401 or 403
     key = request.headers.get("Idempotency-Key")
-    valid_key = key is not None and 0 < len(key) <= _IDEMPOTENCY_KEY_MAX and key.isprintable()
+    valid_key = key is not None and well_formed_key(key)
     if key is not None and valid_key:
         # A retry of an accepted move gets its stored answer before any limit: the move is
         # already applied, and a client that lost the answer must be able to learn it.

@@ -25,7 +25,8 @@ import yaml
 
 from shared.domain.types import MatchStatus
 from shared.games import all_games
-from shared.kernel.protocol import Game, State
+from shared.kernel.protocol import Game
+from shared.matches import listing
 
 SPEC = Path(__file__).resolve().parents[1] / "openapi.yaml"
 BEGIN = ("    # >>> per-game schemas, written by `python -m scripts.openapi_games` from each "
@@ -66,8 +67,8 @@ def _for_the_contract(node: Any, prefix: str) -> Any:
 
 def groups_moves(game: Game) -> bool:
     """Whether ``game``'s states name their moves' groups (``State.move_group``)."""
-    state = game.new_state(game.min_players, game.resolve_options({}), random.Random(0))
-    return type(state).move_group is not State.move_group
+    return listing.groups_moves(
+        game.new_state(game.min_players, game.resolve_options({}), random.Random(0)))
 
 
 def game_components(game: Game) -> dict[str, Any]:

@@ -40,6 +40,11 @@ const Arena = {
     return data;
   },
 
+  // A seat of ``match`` as people know it: its name (boards' words for their events).
+  seatName(match, seat) {
+    return match.seats[seat] ? match.seats[seat].name : Arena.t("Seat {seat}", { seat });
+  },
+
   // Seat tokens are shown once, at creation or join: this browser keeps them per match.
   tokens(matchId) {
     try {

@@ -13,9 +13,14 @@ def listed_moves(state: State, seat: int, lang: str) -> list[dict[str, Any]]:
     legal = state.legal_moves(seat)
     listed = [{"id": state.move_id(m), "label": state.move_label(m, lang), "move": m}
               for m in legal]
-    if type(state).move_group is State.move_group:  # a game that groups none: the hot path
+    if not groups_moves(state):  # a game that groups none: the hot path
         return listed
     return grouped(listed, [state.move_group(m, lang) for m in legal])
+
+
+def groups_moves(state: State) -> bool:
+    """Whether the game of ``state`` names its moves' groups (overrides ``move_group``)."""
+    return type(state).move_group is not State.move_group
 
 
 def grouped(listed: list[dict[str, Any]], groups: list[str | None]) -> list[dict[str, Any]]:

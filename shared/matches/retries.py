@@ -19,6 +19,8 @@ import json
 import secrets
 from typing import Any
 
+from shared.infra.secrets import hash_secret
+
 #: The shortest key accepted where the key alone tells one client's request from another's.
 MIN_KEY_LENGTH = 16
 
@@ -34,9 +36,9 @@ def seat_token(salt: str, key: str, seat: int) -> str:
 
 
 def fingerprint(*request: Any) -> str:
-    """What a key is bound to: the same key with another request is refused."""
-    canonical = json.dumps(request, sort_keys=True, separators=(",", ":"), default=str)
-    return hashlib.sha256(canonical.encode()).hexdigest()
+    """What a key is bound to (a move's key too): the same key with another request is
+    refused."""
+    return hash_secret(json.dumps(list(request), sort_keys=True, default=str))
 
 
 def same_request(stored: dict[str, Any], wanted: str) -> bool:

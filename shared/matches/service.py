@@ -26,8 +26,6 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import hmac
-import json
 import logging
 import random
 import secrets
@@ -219,7 +217,7 @@ class MatchService:
         key is under way).
         """
         game, resolved = self.game_for(game_id, options, len(seats))
-        salt = retries.new_salt()
+        salt = "" if retry is None else retries.new_salt()
         stored_seats, tokens = self._seats(seats, accepted, None if retry is None else (
             lambda index: retries.seat_token(salt, retry[0], index)))
         accounts = [s["account"] for s in stored_seats if s["kind"] == SeatKind.ACCOUNT]
@@ -643,7 +641,7 @@ class MatchService:
         account = None if account_id is None else self.accounts.load(account_id)
         if account_id is not None and account is None:  # deleted since its key was checked
             raise Unauthorized("the key's account no longer exists")
-        salt = retries.new_salt()
+        salt = "" if retry is None else retries.new_salt()
         for _ in range(10):  # retry a lost compare-and-set against other joiners
             record = self.load(match_id)
             earlier = None if retry is None else self.joined_under(match_id, *retry)
@@ -805,7 +803,7 @@ class MatchService:
         if idempotency_key is None:
             return self._apply_move(match_id, seat, expected_version, move, None, bot, timeout,
                                     record)
-        fingerprint = _fingerprint(seat, expected_version, move)
+        fingerprint = retries.fingerprint(seat, expected_version, move)
         earlier = None if answer_checked else self._earlier_answer(match_id, idempotency_key,
                                                                    fingerprint)
         if earlier is not None:
@@ -964,14 +962,14 @@ class MatchService:
         retry gets it before anything else (a rate limit) is judged; a key reused for a
         different move is a 422."""
         return self._earlier_answer(match_id, idempotency_key,
-                                    _fingerprint(seat, expected_version, move))
+                                    retries.fingerprint(seat, expected_version, move))
 
     def _earlier_answer(self, match_id: str, key: str, fingerprint: str
                         ) -> dict[str, Any] | None:
         stored = self.store.idempotent_answer(match_id, key)
         if stored is None:
             return None
-        if not hmac.compare_digest(stored["fingerprint"], fingerprint):
+        if not retries.same_request(stored, fingerprint):
             raise Unprocessable("this Idempotency-Key was already used for a different "
                                 "request")
         answer: dict[str, Any] = stored["answer"]
@@ -1354,11 +1352,6 @@ def redact(entry: dict[str, Any], seat: int | None) -> dict[str, Any]:
                      if ("audience" not in e or (seat is not None and seat in e["audience"]))
                      and seat not in e.get("exclude", ())]
     return out
-
-
-def _fingerprint(seat: int, expected_version: int, move: dict[str, Any] | str) -> str:
-    """What an ``Idempotency-Key`` is bound to: the same key with another move is refused."""
-    return hash_secret(json.dumps([seat, expected_version, move], sort_keys=True))
 
 
 def shown(entry: dict[str, Any], seat: int | None, finished: bool, sealed: bool

@@ -229,8 +229,7 @@
   // announcements; a seat's own moves are said by their labels). A secret (a discard, the
   // cards kept, a hand) is not in another seat's events, so not in these words.
   window.EvoBoards.darwinning.describe = (event, match, comps) => {
-    const who = (s) => (s === "dummy" ? t("Dummy")
-      : match.seats[s] ? match.seats[s].name : t("Seat {seat}", { seat: s }));
+    const who = (s) => (s === "dummy" ? t("Dummy") : Arena.seatName(match, s));
     const card = (id) => {
       const c = comps.get(`card:${id}`);
       if (!c || c.icons[0] === "joker") return t("joker");

@@ -210,7 +210,7 @@
 
   // Words for a screen reader about another seat's action (the match page's announcements).
   draw.describe = (event, match, components) => {
-    const who = (s) => (match.seats[s] ? match.seats[s].name : Arena.t("Seat {seat}", { seat: s }));
+    const who = (s) => Arena.seatName(match, s);
     const trait = (t) => traitName(components, t);
     switch (event.type) {
       case "animal_played": return event.card === undefined ? Arena.t("{who} played a new animal.", { who: who(event.seat) }) : null;

@@ -176,7 +176,7 @@
   // announcements; a seat's own moves are said by their labels). What a seat may not know
   // (a face-down card, a secret food card) is not in its events, so not in these words.
   window.EvoBoards["evolution-ns"].describe = (event, match, comps) => {
-    const who = (s) => (match.seats[s] ? match.seats[s].name : t("Seat {seat}", { seat: s }));
+    const who = (s) => Arena.seatName(match, s);
     const card = (id) => (comps.get(`card:${id}`) ? comps.get(`card:${id}`).name : `#${id}`);
     const trait = (key) => {
       if (key === "warning_call_left") return t("Warning Call of its left neighbour");

@@ -127,7 +127,7 @@
   // Words for a screen reader about another seat's action (the match page's announcements).
   draw.describe = (event, match, components) => {
     const name = namer(components);
-    const who = (s) => (match.seats[s] ? match.seats[s].name : Arena.t("Seat {seat}", { seat: s }));
+    const who = (s) => Arena.seatName(match, s);
     switch (event.type) {
       case "picked": return event.card ? null : Arena.t("{who} picked a card.", { who: who(event.seat) });
       case "reveal": return Arena.t("Picks revealed: {picks}.", {
